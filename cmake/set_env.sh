@@ -1,0 +1,6 @@
+# Source this file to point CANN-style builds and programs at this aclnn-cpu install.
+_aclnn_cpu_prefix="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)"
+export ASCEND_CUSTOM_PATH="${_aclnn_cpu_prefix}"
+export ASCEND_TOOLKIT_HOME="${_aclnn_cpu_prefix}"
+export LD_LIBRARY_PATH="${_aclnn_cpu_prefix}/lib64${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}"
+unset _aclnn_cpu_prefix

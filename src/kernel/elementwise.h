@@ -1,0 +1,59 @@
+// The generic broadcast scheduler: plans an N-d elementwise loop over strided operands (dims
+// aligned, broadcast as zero strides, size-1 dims dropped, contiguous dims coalesced), splits it
+// into tiles of consecutive output elements, and runs an inner loop over each 1-d run of a tile.
+#ifndef ACLNN_CPU_KERNEL_ELEMENTWISE_H_
+#define ACLNN_CPU_KERNEL_ELEMENTWISE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "parallel.h"
+#include "shape.h"
+
+namespace aclcpu {
+namespace kernel {
+
+constexpr int kMaxOperands = 4;
+
+// One operand as seen by the engine: a view with element strides, right-aligned to the output.
+struct OperandLayout {
+  int64_t element_size = 4;
+  Shape shape;
+  Shape strides;  // in elements, same length as shape
+};
+
+struct ElementwisePlan {
+  int rank = 1;  // after coalescing; at least 1
+  int num_operands = 0;
+  int64_t shape[kMaxRank] = {};  // outermost first
+  int64_t byte_strides[kMaxOperands][kMaxRank] = {};
+  int64_t numel = 0;
+  int64_t tile_elems = 1;  // consecutive output elements per tile
+  int64_t num_tiles = 0;
+
+  int64_t inner_size() const { return shape[rank - 1]; }
+  int64_t inner_byte_stride(int operand) const { return byte_strides[operand][rank - 1]; }
+};
+
+// Plans a loop over out_shape (rank <= kMaxRank) for operands that broadcast to it. False when
+// an operand does not broadcast to out_shape.
+bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan);
+
+// Splits the plan into tiles of at most tile_elems elements (at least 1).
+void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
+
+// The inner loop: n elements; ptrs[i] is operand i's first element, byte_strides[i] its step.
+using InnerLoop = void (*)(const void* context, int64_t n, char* const* ptrs, const int64_t* byte_strides);
+
+// Runs tiles [first_tile, end_tile) on the calling thread. bases[i] is operand i's element 0.
+void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,
+              int64_t first_tile, int64_t end_tile);
+
+// Runs all tiles, split statically into `parts` contiguous ranges run by runner.
+void RunElementwise(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,
+                    ParallelRunner& runner, int parts);
+
+}  // namespace kernel
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_KERNEL_ELEMENTWISE_H_

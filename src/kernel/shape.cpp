@@ -1,0 +1,76 @@
+#include "shape.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace aclcpu {
+namespace kernel {
+
+std::string ShapeToString(const Shape& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i != 0) text += ",";
+    text += std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+bool CheckedMul(int64_t a, int64_t b, int64_t* product) {
+  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) return false;
+  *product = a * b;
+  return true;
+}
+
+bool CheckedAdd(int64_t a, int64_t b, int64_t* sum) {
+  if (b > std::numeric_limits<int64_t>::max() - a) return false;
+  *sum = a + b;
+  return true;
+}
+
+bool CheckedNumel(const Shape& shape, int64_t* numel) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim == 0) {
+      *numel = 0;
+      return true;  // an empty tensor, however large its other dims
+    }
+  }
+  for (int64_t dim : shape) {
+    if (!CheckedMul(count, dim, &count)) return false;
+  }
+  *numel = count;
+  return true;
+}
+
+int64_t Numel(const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  return count;
+}
+
+bool BroadcastShapes(const std::vector<Shape>& shapes, Shape* result, std::string* why) {
+  size_t rank = 0;
+  for (const Shape& shape : shapes) rank = std::max(rank, shape.size());
+  Shape out(rank, 1);
+  for (size_t k = 0; k < rank; ++k) {  // k counts from the innermost dim
+    int64_t& merged = out[rank - 1 - k];
+    for (const Shape& shape : shapes) {
+      if (k >= shape.size()) continue;
+      const int64_t dim = shape[shape.size() - 1 - k];
+      if (dim == merged || dim == 1) continue;
+      if (merged != 1) {
+        if (why != nullptr) {
+          *why = "dim " + std::to_string(dim) + " does not broadcast with " + std::to_string(merged) +
+                 " at position -" + std::to_string(k + 1);
+        }
+        return false;
+      }
+      merged = dim;
+    }
+  }
+  *result = out;
+  return true;
+}
+
+}  // namespace kernel
+}  // namespace aclcpu

@@ -1,0 +1,34 @@
+// A tensor as the engine and the operator layers below the aclnn API see it: no aclTensor.
+#ifndef ACLNN_CPU_KERNEL_TENSOR_VIEW_H_
+#define ACLNN_CPU_KERNEL_TENSOR_VIEW_H_
+
+#include "dtype.h"
+#include "elementwise.h"
+#include "shape.h"
+
+namespace aclcpu {
+namespace kernel {
+
+struct TensorView {
+  DType dtype = DType::kFloat32;
+  Shape shape;
+  Shape strides;          // elements
+  char* data = nullptr;   // the view's first element
+
+  OperandLayout Layout() const { return OperandLayout{ElementSize(dtype), shape, strides}; }
+};
+
+// Row-major strides of a contiguous tensor of this shape.
+inline Shape ContiguousStrides(const Shape& shape) {
+  Shape strides(shape.size(), 1);
+  for (size_t i = shape.size(); i > 1; --i) strides[i - 2] = strides[i - 1] * shape[i - 1];
+  return strides;
+}
+
+// Copies a strided view into dst as a contiguous tensor of the same dtype and shape.
+void CopyToContiguous(const TensorView& src, char* dst);
+
+}  // namespace kernel
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_KERNEL_TENSOR_VIEW_H_

@@ -1,0 +1,180 @@
+// aclTensor: creation, destruction, and the accessors CANN programs call.
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
+#include "nnopbase_internal.h"
+#include "runtime/api_guard.h"
+
+namespace aclcpu {
+namespace {
+
+// The most dims a tensor may have; operators apply their own, smaller limits.
+constexpr uint64_t kMaxTensorDims = 64;
+
+struct TensorRegistry {
+  std::mutex mutex;
+  std::unordered_set<const aclTensor*> live;
+};
+
+TensorRegistry& Tensors() {
+  static TensorRegistry* registry = new TensorRegistry;
+  return *registry;
+}
+
+bool CheckDims(const char* name, const int64_t* dims, uint64_t count) {
+  if (count > kMaxTensorDims) {
+    SetRecentError("aclCreateTensor: " + std::string(name) + " has " + std::to_string(count) + " dims; at most " +
+                   std::to_string(kMaxTensorDims) + " are allowed");
+    return false;
+  }
+  if (count > 0 && dims == nullptr) {
+    SetRecentError("aclCreateTensor: " + std::string(name) + " is null but its count is " + std::to_string(count));
+    return false;
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    if (dims[i] < 0) {
+      SetRecentError("aclCreateTensor: " + std::string(name) + "[" + std::to_string(i) + "] is " +
+                     std::to_string(dims[i]) + "; it must not be negative");
+      return false;
+    }
+  }
+  return true;
+}
+
+// The accessors' shared shape: copy a vector into a new[] array the caller deletes.
+aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const std::vector<int64_t> aclTensor::*field,
+                    int64_t** values, uint64_t* count) {
+  return Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_NULLPTR), static_cast<aclnnStatus>(ACLNN_ERR_INNER),
+                 [&]() -> aclnnStatus {
+                   if (tensor == nullptr || values == nullptr || count == nullptr) {
+                     SetRecentError(std::string(api) + ": tensor and output pointers must not be null");
+                     return ACLNN_ERR_PARAM_NULLPTR;
+                   }
+                   if (!IsLiveTensor(tensor)) {
+                     SetRecentError(std::string(api) + ": tensor is not a live aclTensor");
+                     return ACLNN_ERR_PARAM_INVALID;
+                   }
+                   const std::vector<int64_t>& source = tensor->*field;
+                   int64_t* copy = new int64_t[source.empty() ? 1 : source.size()];
+                   if (!source.empty()) std::memcpy(copy, source.data(), source.size() * sizeof(int64_t));
+                   *values = copy;
+                   *count = source.size();
+                   return ACLNN_SUCCESS;
+                 });
+}
+
+template <typename Value, typename Read>
+aclnnStatus ReadField(const char* api, const aclTensor* tensor, Value* value, Read read) {
+  if (tensor == nullptr || value == nullptr) {
+    SetRecentError(std::string(api) + ": tensor and output pointer must not be null");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  if (!IsLiveTensor(tensor)) {
+    SetRecentError(std::string(api) + ": tensor is not a live aclTensor");
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  *value = read(*tensor);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+bool IsLiveTensor(const aclTensor* t) {
+  TensorRegistry& registry = Tensors();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  return registry.live.count(t) != 0;
+}
+
+}  // namespace aclcpu
+
+using aclcpu::SetRecentError;
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                                               const int64_t* stride, int64_t offset, aclFormat format,
+                                               const int64_t* storageDims, uint64_t storageDimsNum,
+                                               void* tensorData) {
+  aclTensor* created = nullptr;
+  aclcpu::Guarded("aclCreateTensor", 1, 1, [&]() -> int {
+    if (!aclcpu::CheckDims("viewDims", viewDims, viewDimsNum) ||
+        !aclcpu::CheckDims("storageDims", storageDims, storageDimsNum)) {
+      return 1;
+    }
+    if (stride != nullptr && !aclcpu::CheckDims("stride", stride, viewDimsNum)) return 1;
+    if (offset < 0) {
+      SetRecentError("aclCreateTensor: offset " + std::to_string(offset) + " is negative");
+      return 1;
+    }
+    if (aclDataTypeSize(dataType) == 0 && dataType != ACL_INT4 && dataType != ACL_UINT1) {
+      SetRecentError("aclCreateTensor: dataType " + std::to_string(static_cast<int>(dataType)) +
+                     " is not an aclDataType with a size");
+      return 1;
+    }
+    auto tensor = new aclTensor;
+    tensor->view_dims.assign(viewDims, viewDims + viewDimsNum);
+    if (stride != nullptr) {
+      tensor->strides.assign(stride, stride + viewDimsNum);
+    } else {  // no strides given: the view is contiguous
+      tensor->strides.assign(viewDimsNum, 1);
+      for (uint64_t i = viewDimsNum; i > 1; --i) tensor->strides[i - 2] = tensor->strides[i - 1] * viewDims[i - 1];
+    }
+    tensor->offset = offset;
+    tensor->dtype = dataType;
+    tensor->format = format;
+    tensor->storage_dims.assign(storageDims, storageDims + storageDimsNum);
+    tensor->data = tensorData;
+    aclcpu::TensorRegistry& registry = aclcpu::Tensors();
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      registry.live.insert(tensor);
+    }
+    created = tensor;
+    return 0;
+  });
+  return created;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  if (tensor == nullptr) return ACLNN_SUCCESS;  // as free(NULL)
+  aclcpu::TensorRegistry& registry = aclcpu::Tensors();
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if (registry.live.erase(tensor) == 0) {
+      SetRecentError("aclDestroyTensor: tensor is not a live aclTensor (destroyed already, or never created)");
+      return ACLNN_ERR_PARAM_INVALID;
+    }
+  }
+  delete tensor;
+  return ACLNN_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  return aclcpu::CopyOut("aclGetViewShape", tensor, &aclTensor::view_dims, viewDims, viewDimsNum);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
+                                                   uint64_t* storageDimsNum) {
+  return aclcpu::CopyOut("aclGetStorageShape", tensor, &aclTensor::storage_dims, storageDims, storageDimsNum);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
+                                                  uint64_t* stridesNum) {
+  return aclcpu::CopyOut("aclGetViewStrides", tensor, &aclTensor::strides, stridesValue, stridesNum);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  return aclcpu::ReadField("aclGetViewOffset", tensor, offset, [](const aclTensor& t) { return t.offset; });
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  return aclcpu::ReadField("aclGetFormat", tensor, format, [](const aclTensor& t) { return t.format; });
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  return aclcpu::ReadField("aclGetDataType", tensor, dataType, [](const aclTensor& t) { return t.dtype; });
+}
+
+}  // extern "C"

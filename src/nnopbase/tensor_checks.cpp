@@ -1,0 +1,176 @@
+#include "tensor_checks.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "kernel/shape.h"
+
+namespace aclcpu {
+namespace {
+
+// Views with at most this many elements get an exact overlap test when the quick one is unsure.
+constexpr int64_t kExactOverlapLimit = int64_t{1} << 22;
+
+aclnnStatus Fail(aclnnStatus code, const std::string& message) {
+  SetRecentError(message);
+  return code;
+}
+
+std::string DimsText(const std::vector<int64_t>& dims) { return kernel::ShapeToString(dims); }
+
+}  // namespace
+
+std::string DataTypeName(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT: return "FLOAT";
+    case ACL_FLOAT16: return "FLOAT16";
+    case ACL_INT8: return "INT8";
+    case ACL_INT32: return "INT32";
+    case ACL_UINT8: return "UINT8";
+    case ACL_INT16: return "INT16";
+    case ACL_UINT16: return "UINT16";
+    case ACL_UINT32: return "UINT32";
+    case ACL_INT64: return "INT64";
+    case ACL_UINT64: return "UINT64";
+    case ACL_DOUBLE: return "DOUBLE";
+    case ACL_BOOL: return "BOOL";
+    case ACL_STRING: return "STRING";
+    case ACL_COMPLEX64: return "COMPLEX64";
+    case ACL_COMPLEX128: return "COMPLEX128";
+    case ACL_BF16: return "BF16";
+    case ACL_INT4: return "INT4";
+    case ACL_UINT1: return "UINT1";
+    case ACL_COMPLEX32: return "COMPLEX32";
+    case ACL_DT_UNDEFINED: return "UNDEFINED";
+    default: return "dtype(" + std::to_string(static_cast<int>(dtype)) + ")";
+  }
+}
+
+std::string FormatName(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_UNDEFINED: return "UNDEFINED";
+    case ACL_FORMAT_NCHW: return "NCHW";
+    case ACL_FORMAT_NHWC: return "NHWC";
+    case ACL_FORMAT_ND: return "ND";
+    case ACL_FORMAT_NC1HWC0: return "NC1HWC0";
+    case ACL_FORMAT_FRACTAL_Z: return "FRACTAL_Z";
+    case ACL_FORMAT_NC1HWC0_C04: return "NC1HWC0_C04";
+    case ACL_FORMAT_HWCN: return "HWCN";
+    case ACL_FORMAT_NDHWC: return "NDHWC";
+    case ACL_FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
+    case ACL_FORMAT_NCDHW: return "NCDHW";
+    case ACL_FORMAT_NDC1HWC0: return "NDC1HWC0";
+    case ACL_FRACTAL_Z_3D: return "FRACTAL_Z_3D";
+    case ACL_FORMAT_NC: return "NC";
+    case ACL_FORMAT_NCL: return "NCL";
+    default: return "format(" + std::to_string(static_cast<int>(format)) + ")";
+  }
+}
+
+bool IsPlainFormat(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL: return true;
+    default: return false;
+  }
+}
+
+int64_t TensorNumel(const aclTensor& tensor) {
+  int64_t numel = 0;
+  return kernel::CheckedNumel(tensor.view_dims, &numel) ? numel : INT64_MAX;
+}
+
+aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const aclTensor& tensor,
+                              MemoryRange* storage, ByteSpan* span) {
+  const std::string who = api + ": " + name;
+  int64_t numel = 0;
+  if (!kernel::CheckedNumel(tensor.view_dims, &numel)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, who + " view " + DimsText(tensor.view_dims) + " has too many elements");
+  }
+  *span = ByteSpan{};
+  if (numel == 0) return ACLNN_SUCCESS;  // nothing is read or written
+  if (tensor.data == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, who + " has a null data pointer");
+  // The last element's index: offset + sum (dim - 1) * stride, all without overflow.
+  int64_t last = tensor.offset;
+  for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
+    int64_t step = 0;
+    if (!kernel::CheckedMul(tensor.view_dims[i] - 1, tensor.strides[i], &step) ||
+        !kernel::CheckedAdd(last, step, &last)) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, who + " view " + DimsText(tensor.view_dims) + " with strides " +
+                                               DimsText(tensor.strides) + " overflows int64");
+    }
+  }
+  int64_t storage_numel = 0;
+  if (!kernel::CheckedNumel(tensor.storage_dims, &storage_numel)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, who + " storage " + DimsText(tensor.storage_dims) + " overflows int64");
+  }
+  if (last >= storage_numel) {
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                who + " view " + DimsText(tensor.view_dims) + " with strides " + DimsText(tensor.strides) +
+                    " and offset " + std::to_string(tensor.offset) + " reaches element " + std::to_string(last) +
+                    ", outside its storage " + DimsText(tensor.storage_dims) + " of " + std::to_string(storage_numel) +
+                    " elements");
+  }
+  const int64_t element_size = static_cast<int64_t>(aclDataTypeSize(tensor.dtype));
+  int64_t storage_bytes = 0;
+  if (!kernel::CheckedMul(storage_numel, element_size, &storage_bytes)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, who + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");
+  }
+  if (!PinDeviceRange(tensor.data, static_cast<uint64_t>(storage_bytes), nullptr)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%p", tensor.data);
+    return Fail(ACLNN_ERR_PARAM_INVALID, who + " storage at " + text + " of " + std::to_string(storage_bytes) +
+                                             " bytes is not inside one live aclrtMalloc allocation");
+  }
+  *storage = MemoryRange{tensor.data, static_cast<uint64_t>(storage_bytes), name};
+  const uintptr_t base = reinterpret_cast<uintptr_t>(tensor.data);
+  span->begin = base + static_cast<uintptr_t>(tensor.offset * element_size);
+  span->end = base + static_cast<uintptr_t>((last + 1) * element_size);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckNoSelfOverlap(const std::string& api, const char* name, const aclTensor& tensor) {
+  // Dims that matter (size > 1), by increasing stride.
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
+  for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
+    if (tensor.view_dims[i] > 1) dims.emplace_back(tensor.strides[i], tensor.view_dims[i]);
+  }
+  std::sort(dims.begin(), dims.end());
+  const std::string message = api + ": " + name + " view " + DimsText(tensor.view_dims) + " with strides " +
+                              DimsText(tensor.strides) + " has elements that overlap each other";
+  if (!dims.empty() && dims.front().first == 0) return Fail(ACLNN_ERR_PARAM_INVALID, message);
+  // Quick test: each stride steps over everything the smaller dims span.
+  int64_t span = 0;  // largest index reachable with the dims so far
+  bool nested = true;
+  for (const auto& dim : dims) {
+    if (dim.first <= span) nested = false;
+    span += dim.first * (dim.second - 1);  // within limits: the memory check passed
+  }
+  if (nested) return ACLNN_SUCCESS;
+  const int64_t numel = TensorNumel(tensor);
+  if (numel > kExactOverlapLimit) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, message + " (or may: too large to check exactly)");
+  }
+  // Exact test: enumerate every element's index.
+  std::vector<int64_t> indices;
+  indices.reserve(static_cast<size_t>(numel));
+  indices.push_back(0);
+  for (const auto& dim : dims) {
+    const size_t before = indices.size();
+    for (int64_t k = 1; k < dim.second; ++k) {
+      for (size_t j = 0; j < before; ++j) indices.push_back(indices[j] + k * dim.first);
+    }
+  }
+  std::sort(indices.begin(), indices.end());
+  if (std::adjacent_find(indices.begin(), indices.end()) != indices.end()) return Fail(ACLNN_ERR_PARAM_INVALID, message);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace aclcpu

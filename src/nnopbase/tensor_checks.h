@@ -1,0 +1,39 @@
+// Checks every aclnn operator makes on its aclTensor arguments, with the documented codes and a
+// message naming the parameter.
+#ifndef ACLNN_CPU_NNOPBASE_TENSOR_CHECKS_H_
+#define ACLNN_CPU_NNOPBASE_TENSOR_CHECKS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "nnopbase_internal.h"
+
+namespace aclcpu {
+
+ACLCPU_API std::string DataTypeName(aclDataType dtype);
+ACLCPU_API std::string FormatName(aclFormat format);
+
+// ND and the plain layouts (NCHW, NHWC, NCDHW, NDHWC, HWCN, NC, NCL), all read as ND.
+ACLCPU_API bool IsPlainFormat(aclFormat format);
+
+ACLCPU_API int64_t TensorNumel(const aclTensor& tensor);  // 0 when any dim is 0
+
+// The bytes [begin, end) a view's elements occupy (nothing for an empty view).
+struct ByteSpan {
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+  bool Overlaps(const ByteSpan& other) const { return begin < other.end && other.begin < end; }
+};
+
+// Checks a tensor's memory: a non-empty view lies inside its storage (no overflow on the way),
+// and its storage inside one live aclrtMalloc allocation. On success *storage is that storage (not
+// set for an empty tensor) and *span the view's bytes.
+ACLCPU_API aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const aclTensor& tensor,
+                                         MemoryRange* storage, ByteSpan* span);
+
+// Rejects a view in which two elements share an address (an output must not).
+ACLCPU_API aclnnStatus CheckNoSelfOverlap(const std::string& api, const char* name, const aclTensor& tensor);
+
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_NNOPBASE_TENSOR_CHECKS_H_

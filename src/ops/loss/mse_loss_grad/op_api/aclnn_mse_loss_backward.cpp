@@ -1,0 +1,259 @@
+// aclnnMseLossBackward: the checks of the aclnn API, then definition -> infer -> tiling -> an
+// executor whose launch runs the kernel on the stream.
+#include "aclnnop/aclnn_mse_loss_backward.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernel/tensor_view.h"
+#include "nnopbase/nnopbase_internal.h"
+#include "nnopbase/tensor_checks.h"
+#include "op_graph/mse_loss_grad_def.h"
+#include "op_host/mse_loss_grad_infer.h"
+#include "op_host/mse_loss_grad_tiling.h"
+#include "op_kernel/mse_loss_grad_kernel.h"
+#include "runtime/api_guard.h"
+
+namespace aclcpu {
+namespace mse_loss_grad {
+namespace {
+
+const char kApi[] = "aclnnMseLossBackward";
+const char kPhaseOne[] = "aclnnMseLossBackwardGetWorkspaceSize";
+constexpr size_t kMaxInputDims = 8;
+constexpr uint64_t kWorkspaceAlignment = 64;
+
+aclnnStatus Fail(aclnnStatus code, const std::string& message) {
+  SetRecentError(std::string(kPhaseOne) + ": " + message);
+  return code;
+}
+
+bool IsComputeDtype(aclDataType dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+
+kernel::DType ToEngine(aclDataType dtype) {
+  return dtype == ACL_FLOAT ? kernel::DType::kFloat32
+                            : (dtype == ACL_FLOAT16 ? kernel::DType::kFloat16 : kernel::DType::kBFloat16);
+}
+
+// The aclnn API's integer reduction as the definition's string attribute.
+const char* ReductionName(int64_t reduction) {
+  switch (reduction) {
+    case 0: return "none";
+    case 1: return "mean";
+    default: return "sum";
+  }
+}
+
+struct Param {
+  const char* name;
+  const aclTensor* tensor;
+};
+
+kernel::TensorView ToView(const aclTensor& tensor) {
+  kernel::TensorView view;
+  view.dtype = ToEngine(tensor.dtype);
+  view.shape = tensor.view_dims;
+  view.strides = tensor.strides;
+  view.data = static_cast<char*>(tensor.data) + tensor.offset * static_cast<int64_t>(aclDataTypeSize(tensor.dtype));
+  return view;
+}
+
+// True when every element of input (broadcast to out's shape) sits exactly where the out element
+// of the same index does, so computing in place reads each value before overwriting it.
+bool SameElementAddresses(const aclTensor& input, const aclTensor& out) {
+  if (aclDataTypeSize(input.dtype) != aclDataTypeSize(out.dtype) ||
+      ToView(input).data != ToView(out).data || input.view_dims.size() > out.view_dims.size()) {
+    return false;
+  }
+  const size_t lead = out.view_dims.size() - input.view_dims.size();
+  for (size_t d = 0; d < out.view_dims.size(); ++d) {
+    if (out.view_dims[d] <= 1) continue;
+    if (d < lead || input.view_dims[d - lead] != out.view_dims[d] || input.strides[d - lead] != out.strides[d]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+aclnnStatus Validate(const Param (&inputs)[3], const aclTensor* out, int64_t reduction) {
+  for (const Param& p : inputs) {
+    if (p.tensor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(p.name) + " is null");
+  }
+  if (out == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "out is null");
+  for (const Param& p : {inputs[0], inputs[1], inputs[2], Param{"out", out}}) {
+    if (!IsLiveTensor(p.tensor)) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(p.name) + " is not a live aclTensor (destroyed, or never created)");
+    }
+  }
+  const aclTensor& self = *inputs[1].tensor;
+  if (!IsComputeDtype(self.dtype)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "self dtype " + DataTypeName(self.dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
+  }
+  for (const Param& p : {inputs[0], inputs[2]}) {
+    if (p.tensor->dtype != self.dtype) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(p.name) + " dtype " + DataTypeName(p.tensor->dtype) +
+                                               " differs from self dtype " + DataTypeName(self.dtype));
+    }
+  }
+  if (!IsComputeDtype(out->dtype)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "out dtype " + DataTypeName(out->dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
+  }
+  if (reduction < 0 || reduction > 2) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "reduction " + std::to_string(reduction) + " is invalid; expected 0 (none), 1 (mean) or 2 (sum)");
+  }
+  for (const Param& p : inputs) {
+    if (p.tensor->view_dims.size() > kMaxInputDims) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(p.name) + " has " + std::to_string(p.tensor->view_dims.size()) +
+                                               " dims; at most 8 are supported");
+    }
+  }
+  for (const Param& p : {inputs[0], inputs[1], inputs[2], Param{"out", out}}) {
+    if (!IsPlainFormat(p.tensor->format)) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(p.name) + " format " + FormatName(p.tensor->format) +
+                                               " is a private NPU layout; use ND (or a plain layout read as ND)");
+    }
+  }
+  kernel::Shape broadcast;
+  std::string why;
+  if (!InferShape(inputs[0].tensor->view_dims, self.view_dims, inputs[2].tensor->view_dims, &broadcast, &why)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "gradOutput " + kernel::ShapeToString(inputs[0].tensor->view_dims) + ", self " +
+                                             kernel::ShapeToString(self.view_dims) + " and target " +
+                                             kernel::ShapeToString(inputs[2].tensor->view_dims) + " do not broadcast: " + why);
+  }
+  if (out->view_dims != broadcast) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "out shape " + kernel::ShapeToString(out->view_dims) +
+                                             " differs from the broadcast shape " + kernel::ShapeToString(broadcast));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
+                             int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const Param inputs[3] = {{"gradOutput", gradOutput}, {"self", self}, {"target", target}};
+  if (workspaceSize == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is null");
+  if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "executor is null");
+  if (aclnnStatus status = Validate(inputs, out, reduction)) return status;
+
+  // Memory: every view inside its storage, every storage inside an allocation; out not overlapping itself.
+  LaunchSpec spec;
+  ByteSpan spans[3];
+  ByteSpan out_span;
+  MemoryRange range;
+  for (int i = 0; i < 3; ++i) {
+    range.bytes = 0;
+    if (aclnnStatus status = CheckTensorMemory(kPhaseOne, inputs[i].name, *inputs[i].tensor, &range, &spans[i])) {
+      return status;
+    }
+    if (range.bytes != 0) spec.memory.push_back(range);
+  }
+  range.bytes = 0;
+  if (aclnnStatus status = CheckTensorMemory(kPhaseOne, "out", *out, &range, &out_span)) return status;
+  if (range.bytes != 0) spec.memory.push_back(range);
+  if (TensorNumel(*out) > 0) {
+    if (aclnnStatus status = CheckNoSelfOverlap(kPhaseOne, "out", *out)) return status;
+  }
+
+  const bool empty = TensorNumel(*gradOutput) == 0 || TensorNumel(*self) == 0 || TensorNumel(*target) == 0;
+  if (empty) {  // nothing to compute: a valid executor that writes nothing
+    spec.memory.clear();
+    spec.run = [](void*) {};
+    *workspaceSize = 0;
+    *executor = CreateExecutor(std::move(spec));
+    return ACLNN_SUCCESS;
+  }
+
+  // Definition, infer shape and dtype, tiling.
+  Attrs attrs;
+  attrs.reduction = ReductionName(reduction);
+  TilingInput tiling_input;
+  tiling_input.dout = ToView(*gradOutput);
+  tiling_input.predict = ToView(*self);
+  tiling_input.label = ToView(*target);
+  std::string why;
+  if (!InferShape(tiling_input.predict.shape, tiling_input.label.shape, tiling_input.dout.shape, &tiling_input.y.shape,
+                  &why)) {
+    return Fail(ACLNN_ERR_INNER_INFERSHAPE_ERROR, "infer shape failed: " + why);
+  }
+  tiling_input.y.dtype = InferDtype(tiling_input.predict.dtype);
+  tiling_input.y.strides = out->strides;
+  tiling_input.y.data = ToView(*out).data;
+  tiling_input.store_dtype = ToEngine(out->dtype);  // the aclnn layer's cast to out's dtype, fused
+  tiling_input.reduction = attrs.reduction;
+  tiling_input.platform = TilingPlatform{HostPlatform().threads, HostPlatform().l2_bytes};
+  TilingData tiling;
+  if (!ComputeTiling(tiling_input, &tiling, &why)) return Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
+
+  // An input that shares bytes with out, other than element for element, is copied to the
+  // workspace first, so the result equals the out-of-place one. (A single dout value is read
+  // before anything is written.)
+  struct StagedInput {
+    kernel::TensorView view;
+    uint64_t workspace_offset;
+  };
+  std::vector<std::pair<int, StagedInput>> staged;
+  kernel::TensorView views[3] = {tiling_input.dout, tiling_input.predict, tiling_input.label};
+  uint64_t workspace = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (i == 0 && tiling.dout_is_scalar) continue;
+    if (!spans[i].Overlaps(out_span) || SameElementAddresses(*inputs[i].tensor, *out)) continue;
+    staged.push_back({i, StagedInput{views[i], workspace}});
+    const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(views[i].shape) * kernel::ElementSize(views[i].dtype));
+    workspace += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+  }
+  spec.workspace_size = workspace;
+  if (!staged.empty()) {  // the kernel reads staged inputs as contiguous copies: plan again
+    for (auto& entry : staged) {
+      kernel::TensorView copy = entry.second.view;
+      copy.strides = kernel::ContiguousStrides(copy.shape);
+      (entry.first == 0 ? tiling_input.dout : entry.first == 1 ? tiling_input.predict : tiling_input.label) = copy;
+    }
+    if (!ComputeTiling(tiling_input, &tiling, &why)) return Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
+  }
+
+  const char* dout_data = views[0].data;
+  const char* predict_data = views[1].data;
+  const char* label_data = views[2].data;
+  char* y_data = tiling_input.y.data;
+  spec.run = [tiling, staged, dout_data, predict_data, label_data, y_data](void* workspace_base) {
+    const char* sources[3] = {dout_data, predict_data, label_data};
+    for (const auto& entry : staged) {
+      char* copy = static_cast<char*>(workspace_base) + entry.second.workspace_offset;
+      kernel::CopyToContiguous(entry.second.view, copy);
+      sources[entry.first] = copy;
+    }
+    RunKernel(tiling, sources[1], sources[2], sources[0], y_data, KernelThreadPool());
+  };
+  *workspaceSize = spec.workspace_size;
+  *executor = CreateExecutor(std::move(spec));
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+}  // namespace mse_loss_grad
+}  // namespace aclcpu
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                                     const aclTensor* target, int64_t reduction,
+                                                                     aclTensor* out, uint64_t* workspaceSize,
+                                                                     aclOpExecutor** executor) {
+  return aclcpu::Guarded(aclcpu::mse_loss_grad::kPhaseOne, static_cast<aclnnStatus>(ACLNN_ERR_INNER_CREATE_EXECUTOR),
+                         static_cast<aclnnStatus>(ACLNN_ERR_INNER), [&] {
+                           return aclcpu::mse_loss_grad::GetWorkspaceSize(gradOutput, self, target, reduction, out,
+                                                                          workspaceSize, executor);
+                         });
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                                     aclrtStream stream) {
+  return aclcpu::Guarded(aclcpu::mse_loss_grad::kApi, static_cast<aclnnStatus>(ACLNN_ERR_INNER),
+                         static_cast<aclnnStatus>(ACLNN_ERR_INNER), [&] {
+                           return aclcpu::LaunchExecutor(aclcpu::mse_loss_grad::kApi, workspace, workspaceSize,
+                                                         executor, stream);
+                         });
+}
+
+}  // extern "C"

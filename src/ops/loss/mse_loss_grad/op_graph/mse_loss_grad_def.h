@@ -1,0 +1,35 @@
+// MseLossGrad's definition, as the graph sees the operator: inputs predict, label, dout; output y;
+// each BF16, FLOAT16 or FLOAT in format ND; optional string attribute reduction, default "mean".
+#ifndef ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_GRAPH_DEF_H_
+#define ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_GRAPH_DEF_H_
+
+#include <string>
+#include <vector>
+
+#include "kernel/dtype.h"
+
+namespace aclcpu {
+namespace mse_loss_grad {
+
+struct OpDefinition {
+  std::string type;
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::vector<kernel::DType> dtypes;  // allowed for every input and output
+  std::string format;
+  std::string reduction_attr;
+  std::string reduction_default;
+  std::vector<std::string> reduction_values;
+};
+
+const OpDefinition& Definition();
+
+// The attributes of one MseLossGrad node; reduction defaults as the definition says.
+struct Attrs {
+  std::string reduction = Definition().reduction_default;
+};
+
+}  // namespace mse_loss_grad
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_GRAPH_DEF_H_

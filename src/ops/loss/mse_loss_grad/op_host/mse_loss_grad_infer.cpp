@@ -1,0 +1,14 @@
+#include "mse_loss_grad_infer.h"
+
+namespace aclcpu {
+namespace mse_loss_grad {
+
+bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const kernel::Shape& dout,
+                kernel::Shape* y, std::string* why) {
+  return kernel::BroadcastShapes({predict, label, dout}, y, why);
+}
+
+kernel::DType InferDtype(kernel::DType predict) { return predict; }
+
+}  // namespace mse_loss_grad
+}  // namespace aclcpu

@@ -1,0 +1,20 @@
+// MseLossGrad's kernel: per element, in float32,
+//   d = predict - label;  d = d * cof;  y = d * dout;  narrow y to the dtype;  cast to the store dtype.
+#ifndef ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_KERNEL_H_
+#define ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_KERNEL_H_
+
+#include "kernel/parallel.h"
+#include "op_host/mse_loss_grad_tiling.h"
+
+namespace aclcpu {
+namespace mse_loss_grad {
+
+// Runs the kernel the tiling chose. Each pointer is the first element of that tensor's view
+// (dout's single value when the tiling says dout is a scalar).
+void RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
+               kernel::ParallelRunner& runner);
+
+}  // namespace mse_loss_grad
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_KERNEL_H_

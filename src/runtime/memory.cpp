@@ -1,0 +1,321 @@
+// Device memory is host memory handed out by aclrtMalloc and recorded here, so that every tensor
+// and copy can be checked against a live allocation, and aclrtFree can wait for queued work.
+#include "memory.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+#include "api_guard.h"
+#include "runtime_state.h"
+
+namespace aclcpu {
+namespace {
+
+constexpr size_t kDeviceAlignment = 64;
+
+struct Registry {
+  std::mutex mutex;
+  std::map<uintptr_t, std::shared_ptr<Allocation>> device;  // keyed by base address
+  std::unordered_set<void*> host;
+};
+
+Registry& TheRegistry() {
+  static Registry* registry = new Registry;  // never destroyed: streams may free during exit
+  return *registry;
+}
+
+std::shared_ptr<Allocation> FindLocked(Registry& registry, uintptr_t address) {
+  auto it = registry.device.upper_bound(address);
+  if (it == registry.device.begin()) return nullptr;
+  --it;
+  const Allocation& allocation = *it->second;
+  if (address - it->first >= allocation.size) return nullptr;
+  return it->second;
+}
+
+std::string Hex(const void* ptr) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", ptr);
+  return text;
+}
+
+bool IsDeviceKind(aclrtMemcpyKind kind, bool destination) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_DEVICE: return destination;
+    case ACL_MEMCPY_DEVICE_TO_HOST: return !destination;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return true;
+    default: return false;
+  }
+}
+
+// Checks one side of a copy: a device side must lie inside an allocation, a host side must not
+// point into one. On success a device side is pinned into *pin.
+aclError CheckCopySide(const char* api, const char* name, const void* ptr, size_t count, bool device,
+                       MemoryPin* pin) {
+  if (device) {
+    if (!PinDeviceRange(ptr, count, pin)) {
+      SetRecentError(std::string(api) + ": " + name + " " + Hex(ptr) + " + " + std::to_string(count) +
+                     " bytes is not inside one live aclrtMalloc allocation");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    return ACL_SUCCESS;
+  }
+  if (FindAllocation(ptr) != nullptr) {
+    SetRecentError(std::string(api) + ": " + name + " " + Hex(ptr) +
+                   " is device memory but the copy kind says host memory");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  return ACL_SUCCESS;
+}
+
+// Validates a copy and pins its device sides. kind DEFAULT is resolved from the pointers.
+aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind, MemoryPin* dst_pin, MemoryPin* src_pin) {
+  if (aclError code = CheckDeviceReady(api)) return code;
+  if (dst == nullptr || src == nullptr) {
+    SetRecentError(std::string(api) + ": " + (dst == nullptr ? "dst" : "src") + " is null");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (count > destMax) {
+    SetRecentError(std::string(api) + ": count " + std::to_string(count) + " exceeds destMax " +
+                   std::to_string(destMax));
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (kind == ACL_MEMCPY_DEFAULT) {
+    const bool dst_device = FindAllocation(dst) != nullptr;
+    const bool src_device = FindAllocation(src) != nullptr;
+    kind = dst_device ? (src_device ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE)
+                      : (src_device ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST);
+  }
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE) {
+    SetRecentError(std::string(api) + ": kind " + std::to_string(static_cast<int>(kind)) +
+                   " is not an aclrtMemcpyKind");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (aclError code = CheckCopySide(api, "dst", dst, count, IsDeviceKind(kind, true), dst_pin)) return code;
+  return CheckCopySide(api, "src", src, count, IsDeviceKind(kind, false), src_pin);
+}
+
+void WaitForQueuedWork(const MemoryPin& pin) {
+  if (pin.allocation() != nullptr) WaitUntilIdle(*const_cast<Allocation*>(pin.allocation()), 1);
+}
+
+}  // namespace
+
+MemoryPin::MemoryPin(std::shared_ptr<Allocation> allocation) : allocation_(std::move(allocation)) {
+  if (allocation_) {
+    std::lock_guard<std::mutex> lock(allocation_->mutex);
+    ++allocation_->pins;
+  }
+}
+
+MemoryPin& MemoryPin::operator=(MemoryPin&& other) noexcept {
+  if (this != &other) {
+    Release();
+    allocation_ = std::move(other.allocation_);
+  }
+  return *this;
+}
+
+MemoryPin::~MemoryPin() { Release(); }
+
+void MemoryPin::Release() {
+  if (!allocation_) return;
+  {
+    std::lock_guard<std::mutex> lock(allocation_->mutex);
+    --allocation_->pins;
+  }
+  allocation_->released.notify_all();
+  allocation_.reset();
+}
+
+std::shared_ptr<Allocation> FindAllocation(const void* ptr) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  return FindLocked(registry, reinterpret_cast<uintptr_t>(ptr));
+}
+
+bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin) {
+  Registry& registry = TheRegistry();
+  const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  // Pinning under the registry lock: once aclrtFree has unregistered an allocation, nobody pins it.
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::shared_ptr<Allocation> allocation = FindLocked(registry, address);
+  if (allocation == nullptr) return false;
+  const uint64_t room = allocation->size - (address - reinterpret_cast<uintptr_t>(allocation->base));
+  if (bytes > room) return false;
+  if (pin != nullptr) *pin = MemoryPin(std::move(allocation));
+  return true;
+}
+
+void WaitUntilIdle(Allocation& allocation, int64_t own_pins) {
+  std::unique_lock<std::mutex> lock(allocation.mutex);
+  allocation.released.wait(lock, [&] { return allocation.pins <= own_pins; });
+}
+
+}  // namespace aclcpu
+
+using aclcpu::Guarded;
+using aclcpu::MemoryPin;
+using aclcpu::SetRecentError;
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return Guarded("aclrtMalloc", ACL_ERROR_RT_MEMORY_ALLOCATION, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (aclError code = aclcpu::CheckDeviceReady("aclrtMalloc")) return code;
+    if (devPtr == nullptr) {
+      SetRecentError("aclrtMalloc: devPtr is null");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    if (size == 0) {
+      SetRecentError("aclrtMalloc: size is 0");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
+      SetRecentError("aclrtMalloc: policy " + std::to_string(static_cast<int>(policy)) +
+                     " is not an aclrtMemMallocPolicy");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    if (size > SIZE_MAX - aclcpu::kDeviceAlignment) {
+      SetRecentError("aclrtMalloc: size " + std::to_string(size) + " is too large");
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    const size_t rounded = (size + aclcpu::kDeviceAlignment - 1) / aclcpu::kDeviceAlignment * aclcpu::kDeviceAlignment;
+    void* memory = nullptr;
+    if (posix_memalign(&memory, aclcpu::kDeviceAlignment, rounded) != 0 || memory == nullptr) {
+      SetRecentError("aclrtMalloc: cannot allocate " + std::to_string(size) + " bytes");
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    auto allocation = std::make_shared<aclcpu::Allocation>();
+    allocation->base = static_cast<char*>(memory);
+    allocation->size = size;
+    aclcpu::Registry& registry = aclcpu::TheRegistry();
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      registry.device.emplace(reinterpret_cast<uintptr_t>(memory), std::move(allocation));
+    }
+    *devPtr = memory;
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
+  return Guarded("aclrtFree", ACL_ERROR_RT_MEMORY_FREE, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (devPtr == nullptr) {
+      SetRecentError("aclrtFree: devPtr is null");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    aclcpu::Registry& registry = aclcpu::TheRegistry();
+    std::shared_ptr<aclcpu::Allocation> allocation;
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      auto it = registry.device.find(reinterpret_cast<uintptr_t>(devPtr));
+      if (it == registry.device.end()) {
+        SetRecentError("aclrtFree: " + aclcpu::Hex(devPtr) + " is not the start of a live aclrtMalloc allocation");
+        return ACL_ERROR_INVALID_PARAM;
+      }
+      allocation = std::move(it->second);
+      registry.device.erase(it);
+    }
+    aclcpu::WaitUntilIdle(*allocation, 0);  // queued work that uses it runs first
+    std::free(allocation->base);
+    allocation->base = nullptr;
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  return Guarded("aclrtMallocHost", ACL_ERROR_RT_MEMORY_ALLOCATION, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (aclError code = aclcpu::CheckInitialized("aclrtMallocHost")) return code;
+    if (hostPtr == nullptr || size == 0) {
+      SetRecentError(hostPtr == nullptr ? "aclrtMallocHost: hostPtr is null" : "aclrtMallocHost: size is 0");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    void* memory = nullptr;
+    if (size > SIZE_MAX - aclcpu::kDeviceAlignment || posix_memalign(&memory, aclcpu::kDeviceAlignment, size) != 0) {
+      SetRecentError("aclrtMallocHost: cannot allocate " + std::to_string(size) + " bytes");
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    aclcpu::Registry& registry = aclcpu::TheRegistry();
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      registry.host.insert(memory);
+    }
+    *hostPtr = memory;
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr) {
+  return Guarded("aclrtFreeHost", ACL_ERROR_RT_MEMORY_FREE, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    aclcpu::Registry& registry = aclcpu::TheRegistry();
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      if (hostPtr == nullptr || registry.host.erase(hostPtr) == 0) {
+        SetRecentError("aclrtFreeHost: " + aclcpu::Hex(hostPtr) + " is not a live aclrtMallocHost allocation");
+        return ACL_ERROR_INVALID_PARAM;
+      }
+    }
+    std::free(hostPtr);
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                                         aclrtMemcpyKind kind) {
+  return Guarded("aclrtMemcpy", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    MemoryPin dst_pin, src_pin;
+    if (aclError code = aclcpu::PrepareCopy("aclrtMemcpy", dst, destMax, src, count, kind, &dst_pin, &src_pin)) {
+      return code;
+    }
+    // Ordered after queued work that touches either side.
+    aclcpu::WaitForQueuedWork(dst_pin);
+    aclcpu::WaitForQueuedWork(src_pin);
+    if (count != 0) std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                                              aclrtMemcpyKind kind, aclrtStream stream) {
+  return Guarded("aclrtMemcpyAsync", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    MemoryPin dst_pin, src_pin;
+    if (aclError code =
+            aclcpu::PrepareCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind, &dst_pin, &src_pin)) {
+      return code;
+    }
+    std::vector<MemoryPin> pins;
+    pins.push_back(std::move(dst_pin));
+    pins.push_back(std::move(src_pin));
+    return aclcpu::EnqueueOnStream(
+        stream,
+        [dst, src, count] {
+          if (count != 0) std::memmove(dst, src, count);
+        },
+        std::move(pins));
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  return Guarded("aclrtMemset", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (aclError code = aclcpu::CheckDeviceReady("aclrtMemset")) return code;
+    if (count > maxCount) {
+      SetRecentError("aclrtMemset: count " + std::to_string(count) + " exceeds maxCount " + std::to_string(maxCount));
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    MemoryPin pin;
+    if (aclError code = aclcpu::CheckCopySide("aclrtMemset", "devPtr", devPtr, count, true, &pin)) return code;
+    aclcpu::WaitForQueuedWork(pin);
+    if (count != 0) std::memset(devPtr, value, count);
+    return ACL_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,70 @@
+// The runtime's interface to the other libraries of aclnn-cpu (nnopbase, the operators, tools).
+// Not installed; nothing here is part of the CANN API.
+#ifndef ACLNN_CPU_RUNTIME_RUNTIME_INTERNAL_H_
+#define ACLNN_CPU_RUNTIME_RUNTIME_INTERNAL_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+
+#define ACLCPU_API __attribute__((visibility("default")))
+
+namespace aclcpu {
+
+// ---- errors and logging ----------------------------------------------------------------------
+enum LogLevel { kLogDebug = 0, kLogInfo = 1, kLogWarning = 2, kLogError = 3, kLogNone = 4 };
+
+// Records msg as this thread's aclGetRecentErrMsg text and logs it at error level.
+ACLCPU_API void SetRecentError(const std::string& msg);
+ACLCPU_API bool LogEnabled(int level);
+ACLCPU_API void Log(int level, const std::string& msg);
+
+// ---- device memory ---------------------------------------------------------------------------
+// One aclrtMalloc allocation. While pins is non-zero, queued work uses it and aclrtFree waits.
+struct Allocation {
+  char* base = nullptr;
+  size_t size = 0;
+  std::mutex mutex;
+  std::condition_variable released;
+  int64_t pins = 0;
+};
+
+// Keeps an allocation alive and busy for as long as the pin exists (moved into queued work).
+class ACLCPU_API MemoryPin {
+ public:
+  MemoryPin() = default;
+  explicit MemoryPin(std::shared_ptr<Allocation> allocation);
+  MemoryPin(MemoryPin&& other) noexcept = default;
+  MemoryPin& operator=(MemoryPin&& other) noexcept;
+  MemoryPin(const MemoryPin&) = delete;
+  MemoryPin& operator=(const MemoryPin&) = delete;
+  ~MemoryPin();
+  const Allocation* allocation() const { return allocation_.get(); }
+
+ private:
+  void Release();
+  std::shared_ptr<Allocation> allocation_;
+};
+
+// True when [ptr, ptr + bytes) lies inside one live aclrtMalloc allocation; then *pin (if not null)
+// holds it busy. bytes may be 0 (the pointer itself must then lie inside the allocation).
+ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin);
+
+// ---- streams ---------------------------------------------------------------------------------
+// Queues fn on stream (nullptr: the default stream) after the work already queued there. pins are
+// released once fn has run. Returns ACL_SUCCESS or the runtime's error code (message set).
+ACLCPU_API aclError EnqueueOnStream(aclrtStream stream, std::function<void()> fn, std::vector<MemoryPin> pins);
+
+// True when the runtime is initialized and device 0 is set (a launch can be queued).
+ACLCPU_API bool DeviceReady();
+
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_RUNTIME_RUNTIME_INTERNAL_H_

@@ -1,0 +1,81 @@
+// Helpers for tests that go through the public API: the runtime brought up once, device tensors
+// with any layout, value generators per class, and bit comparison against the golden.
+#ifndef ACLNN_CPU_TESTS_SUPPORT_API_SUPPORT_H_
+#define ACLNN_CPU_TESTS_SUPPORT_API_SUPPORT_H_
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+#include "golden/mse_loss_grad_golden.h"
+
+namespace support {
+
+// aclInit + aclrtSetDevice(0), once per process (later calls do nothing).
+void EnsureRuntime();
+
+enum class Layout {
+  kContiguous,     // row-major, offset 0, storage exactly the view
+  kTransposed,     // dims laid out in reverse order in memory (column-major)
+  kStridedOffset,  // every stride doubled (gaps between elements), a non-zero offset
+};
+const char* LayoutName(Layout layout);
+
+enum class ValueClass { kNormal, kHuge, kSubnormal, kZeros, kNan, kInf, kMixed };
+const char* ValueClassName(ValueClass value_class);
+
+golden::Dtype ToGolden(aclDataType dtype);
+size_t ElementBytes(aclDataType dtype);
+
+// A tensor in its own aclrtMalloc allocation; destroys the aclTensor and frees the memory.
+class DeviceTensor {
+ public:
+  DeviceTensor(aclDataType dtype, const std::vector<int64_t>& shape, Layout layout);
+  // A view into an existing allocation (not owned): element offset, strides and storage given.
+  DeviceTensor(aclDataType dtype, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+               int64_t offset, const std::vector<int64_t>& storage_dims, void* storage);
+  ~DeviceTensor();
+  DeviceTensor(const DeviceTensor&) = delete;
+  DeviceTensor& operator=(const DeviceTensor&) = delete;
+
+  aclTensor* get() const { return tensor_; }
+  void* storage() const { return storage_; }
+  aclDataType dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  int64_t numel() const;
+
+  // The view's elements in row-major order, as raw bits (16 or 32 of them).
+  std::vector<uint32_t> Read() const;
+  void Write(const std::vector<uint32_t>& bits);
+  golden::Tensor ToGoldenTensor() const { return golden::Tensor{ToGolden(dtype_), shape_, Read()}; }
+
+ private:
+  std::vector<int64_t> ViewIndices() const;  // storage element index of each view element
+  aclDataType dtype_;
+  std::vector<int64_t> shape_, strides_, storage_dims_;
+  int64_t offset_ = 0;
+  void* storage_ = nullptr;
+  size_t storage_bytes_ = 0;
+  bool owns_storage_ = true;
+  aclTensor* tensor_ = nullptr;
+};
+
+// n values of the class, as raw bits of dtype.
+std::vector<uint32_t> RandomBits(aclDataType dtype, int64_t n, ValueClass value_class, std::mt19937& rng);
+
+// Equal bits, except that any NaN matches any NaN.
+bool SameValue(golden::Dtype dtype, uint32_t expected, uint32_t actual);
+// "" when equal; otherwise the first mismatch: index, expected and actual as numbers and bits.
+std::string CompareBits(golden::Dtype dtype, const std::vector<uint32_t>& expected, const std::vector<uint32_t>& actual);
+
+// Both phases on stream (allocating any workspace), then a synchronize. Returns the first failure.
+aclnnStatus RunMseLossBackward(const aclTensor* grad_output, const aclTensor* self, const aclTensor* target,
+                               int64_t reduction, aclTensor* out, aclrtStream stream = nullptr);
+
+}  // namespace support
+
+#endif  // ACLNN_CPU_TESTS_SUPPORT_API_SUPPORT_H_

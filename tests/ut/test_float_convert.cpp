@@ -1,0 +1,144 @@
+// The engine's FLOAT16 / BF16 conversions: every 16-bit pattern widens and narrows back to itself;
+// narrowing float32 is round-to-nearest-even, checked against the golden's independent conversion
+// (double arithmetic) on every halfway case, overflow, NaN and millions of random values, and
+// against the compiler's own _Float16 conversion where it has one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+
+#include "golden/mse_loss_grad_golden.h"
+#include "kernel/float_convert.h"
+
+namespace {
+
+using aclcpu::kernel::BFloat16BitsToFloat;
+using aclcpu::kernel::BitsToFloat;
+using aclcpu::kernel::Float16BitsToFloat;
+using aclcpu::kernel::FloatBits;
+using aclcpu::kernel::FloatToBFloat16Bits;
+using aclcpu::kernel::FloatToFloat16Bits;
+
+bool IsNan16(uint16_t bits, bool bf16) {
+  return bf16 ? ((bits & 0x7f80u) == 0x7f80u && (bits & 0x7fu) != 0) : ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu) != 0);
+}
+
+// Same value, any NaN matching any NaN.
+void ExpectSame16(uint16_t expected, uint16_t actual, bool bf16, float input) {
+  if (IsNan16(expected, bf16)) {
+    EXPECT_TRUE(IsNan16(actual, bf16)) << std::hexfloat << input;
+  } else {
+    EXPECT_EQ(expected, actual) << std::hexfloat << input << " bits 0x" << std::hex << FloatBits(input);
+  }
+}
+
+TEST(FloatConvert, EveryFloat16PatternRoundTrips) {
+  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    const float wide = Float16BitsToFloat(static_cast<uint16_t>(bits));
+    const float reference = golden::Widen(golden::Dtype::kFloat16, bits);
+    if (std::isnan(reference)) {
+      ASSERT_TRUE(std::isnan(wide)) << std::hex << bits;
+    } else {
+      ASSERT_EQ(FloatBits(wide), FloatBits(reference)) << std::hex << bits;  // -0 too
+    }
+    const uint16_t back = FloatToFloat16Bits(wide);
+    if (IsNan16(static_cast<uint16_t>(bits), false)) {
+      ASSERT_TRUE(IsNan16(back, false));
+      ASSERT_EQ(back & 0x8000u, bits & 0x8000u);  // sign kept
+    } else {
+      ASSERT_EQ(back, bits) << std::hex << bits;
+    }
+  }
+}
+
+TEST(FloatConvert, EveryBFloat16PatternRoundTrips) {
+  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    const float wide = BFloat16BitsToFloat(static_cast<uint16_t>(bits));
+    if (!std::isnan(wide)) {
+      ASSERT_EQ(wide, golden::Widen(golden::Dtype::kBFloat16, bits)) << std::hex << bits;
+    }
+    const uint16_t back = FloatToBFloat16Bits(wide);
+    if (IsNan16(static_cast<uint16_t>(bits), true)) {
+      ASSERT_TRUE(IsNan16(back, true));
+    } else {
+      ASSERT_EQ(back, bits) << std::hex << bits;
+    }
+  }
+}
+
+// Every value exactly halfway between two neighbouring 16-bit values (and one ulp either side)
+// rounds as the golden says: to the even neighbour when exactly halfway.
+void CheckHalfwayCases(bool bf16) {
+  const golden::Dtype dtype = bf16 ? golden::Dtype::kBFloat16 : golden::Dtype::kFloat16;
+  int ties_checked = 0;
+  for (uint32_t bits = 0; bits < 0x7fff; ++bits) {
+    const float low = bf16 ? BFloat16BitsToFloat(static_cast<uint16_t>(bits)) : Float16BitsToFloat(static_cast<uint16_t>(bits));
+    const float high =
+        bf16 ? BFloat16BitsToFloat(static_cast<uint16_t>(bits + 1)) : Float16BitsToFloat(static_cast<uint16_t>(bits + 1));
+    if (std::isinf(high) || std::isnan(high)) break;
+    const double mid = (static_cast<double>(low) + static_cast<double>(high)) / 2;
+    const float tie = static_cast<float>(mid);
+    if (static_cast<double>(tie) != mid) continue;  // not representable in float32
+    for (float sign : {1.0f, -1.0f}) {
+      for (float value : {tie, std::nextafter(tie, 0.0f), std::nextafter(tie, INFINITY)}) {
+        const float v = sign * value;
+        const uint16_t actual = bf16 ? FloatToBFloat16Bits(v) : FloatToFloat16Bits(v);
+        ExpectSame16(static_cast<uint16_t>(golden::Narrow(dtype, v)), actual, bf16, v);
+      }
+      const uint16_t even = (bits & 1u) ? static_cast<uint16_t>(bits + 1) : static_cast<uint16_t>(bits);
+      const uint16_t at_tie = bf16 ? FloatToBFloat16Bits(tie) : FloatToFloat16Bits(tie);
+      ASSERT_EQ(at_tie, even) << std::hex << bits;
+    }
+    ++ties_checked;
+  }
+  EXPECT_GT(ties_checked, 30000);
+}
+
+TEST(FloatConvert, Float16HalfwayCasesRoundToEven) { CheckHalfwayCases(false); }
+TEST(FloatConvert, BFloat16HalfwayCasesRoundToEven) { CheckHalfwayCases(true); }
+
+TEST(FloatConvert, OverflowInfinityNanAndZero) {
+  EXPECT_EQ(FloatToFloat16Bits(65504.0f), 0x7bffu);
+  EXPECT_EQ(FloatToFloat16Bits(65519.996f), 0x7bffu);
+  EXPECT_EQ(FloatToFloat16Bits(65520.0f), 0x7c00u);  // halfway to 2^16: ties to even = inf
+  EXPECT_EQ(FloatToFloat16Bits(-1e30f), 0xfc00u);
+  EXPECT_EQ(FloatToFloat16Bits(INFINITY), 0x7c00u);
+  EXPECT_TRUE(IsNan16(FloatToFloat16Bits(std::nanf("")), false));
+  EXPECT_EQ(FloatToFloat16Bits(-0.0f), 0x8000u);
+  EXPECT_EQ(FloatToFloat16Bits(std::ldexp(1.0f, -25)), 0x0000u);                       // tie to even: 0
+  EXPECT_EQ(FloatToFloat16Bits(std::nextafter(std::ldexp(1.0f, -25), 1.0f)), 0x0001u);  // just above
+  EXPECT_EQ(FloatToFloat16Bits(std::ldexp(3.0f, -25)), 0x0002u);                       // 1.5 units: to 2
+  EXPECT_EQ(FloatToBFloat16Bits(BitsToFloat(0x3f818000u)), 0x3f82u);  // a halfway case: to even
+  EXPECT_EQ(FloatToBFloat16Bits(BitsToFloat(0x3f808000u)), 0x3f80u);
+  EXPECT_EQ(FloatToBFloat16Bits(BitsToFloat(0x7f7fffffu)), 0x7f80u);  // FLT_MAX rounds to inf
+  EXPECT_EQ(FloatToBFloat16Bits(-INFINITY), 0xff80u);
+  EXPECT_TRUE(IsNan16(FloatToBFloat16Bits(BitsToFloat(0x7f800001u)), true));  // signalling NaN stays NaN
+}
+
+TEST(FloatConvert, RandomFloatsMatchTheGolden) {
+  std::mt19937 rng(20261202);
+  for (int i = 0; i < 4000000; ++i) {
+    const float v = BitsToFloat(static_cast<uint32_t>(rng()));
+    ExpectSame16(static_cast<uint16_t>(golden::Narrow(golden::Dtype::kFloat16, v)), FloatToFloat16Bits(v), false, v);
+    ExpectSame16(static_cast<uint16_t>(golden::Narrow(golden::Dtype::kBFloat16, v)), FloatToBFloat16Bits(v), true, v);
+    if (HasFailure()) return;
+  }
+}
+
+#if defined(__FLT16_MAX__) && (defined(__x86_64__) || defined(__aarch64__))
+TEST(FloatConvert, Float16MatchesTheCompilersConversion) {
+  std::mt19937 rng(7);
+  for (int i = 0; i < 2000000; ++i) {
+    const float v = BitsToFloat(static_cast<uint32_t>(rng()));
+    const _Float16 h = static_cast<_Float16>(v);
+    uint16_t bits;
+    std::memcpy(&bits, &h, 2);
+    ExpectSame16(bits, FloatToFloat16Bits(v), false, v);
+    if (HasFailure()) return;
+  }
+}
+#endif
+
+}  // namespace

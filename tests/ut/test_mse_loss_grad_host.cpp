@@ -1,0 +1,235 @@
+// MseLossGrad below the aclnn API, part by part: definition, infer shape, infer dtype, tiling
+// (dtype agreement, doutIsScalar, cof, reduction strings, empty predict, schedule mode, split,
+// tiling key), and the kernel run directly against the golden.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "golden/mse_loss_grad_golden.h"
+#include "kernel/tensor_view.h"
+#include "op_graph/mse_loss_grad_def.h"
+#include "op_host/mse_loss_grad_infer.h"
+#include "op_host/mse_loss_grad_tiling.h"
+#include "op_kernel/mse_loss_grad_kernel.h"
+
+namespace {
+
+namespace mse = aclcpu::mse_loss_grad;
+using aclcpu::kernel::DType;
+using aclcpu::kernel::Shape;
+using aclcpu::kernel::TensorView;
+
+TensorView View(DType dtype, const Shape& shape) {
+  return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
+}
+
+mse::TilingInput Input(DType dtype, const Shape& predict, const Shape& label, const Shape& dout,
+                       const std::string& reduction) {
+  mse::TilingInput input;
+  input.predict = View(dtype, predict);
+  input.label = View(dtype, label);
+  input.dout = View(dtype, dout);
+  Shape y;
+  EXPECT_TRUE(mse::InferShape(predict, label, dout, &y, nullptr));
+  input.y = View(dtype, y);
+  input.store_dtype = dtype;
+  input.reduction = reduction;
+  input.platform = mse::TilingPlatform{4, 1 << 20};
+  return input;
+}
+
+TEST(Definition, InputsOutputAttribute) {
+  const mse::OpDefinition& def = mse::Definition();
+  EXPECT_EQ(def.type, "MseLossGrad");
+  EXPECT_EQ(def.inputs, (std::vector<std::string>{"predict", "label", "dout"}));
+  EXPECT_EQ(def.outputs, (std::vector<std::string>{"y"}));
+  EXPECT_EQ(def.dtypes, (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
+  EXPECT_EQ(def.format, "ND");
+  EXPECT_EQ(def.reduction_attr, "reduction");
+  EXPECT_EQ(def.reduction_default, "mean");
+  EXPECT_EQ(mse::Attrs().reduction, "mean");
+}
+
+TEST(InferShape, SameShapes) {
+  Shape y;
+  ASSERT_TRUE(mse::InferShape({182, 4}, {182, 4}, {182, 4}, &y, nullptr));
+  EXPECT_EQ(y, (Shape{182, 4}));
+}
+
+TEST(InferShape, BroadcastsAndZeroD) {
+  Shape y;
+  ASSERT_TRUE(mse::InferShape({6, 5, 4}, {}, {6, 1, 4}, &y, nullptr));
+  EXPECT_EQ(y, (Shape{6, 5, 4}));
+  ASSERT_TRUE(mse::InferShape({}, {}, {}, &y, nullptr));
+  EXPECT_EQ(y, Shape{});
+  ASSERT_TRUE(mse::InferShape({3, 1}, {1, 4}, {1}, &y, nullptr));
+  EXPECT_EQ(y, (Shape{3, 4}));
+  std::string why;
+  EXPECT_FALSE(mse::InferShape({3}, {4}, {1}, &y, &why));
+  EXPECT_FALSE(why.empty());
+}
+
+TEST(InferDtype, TakesPredicts) {
+  EXPECT_EQ(mse::InferDtype(DType::kFloat16), DType::kFloat16);
+  EXPECT_EQ(mse::InferDtype(DType::kBFloat16), DType::kBFloat16);
+  EXPECT_EQ(mse::InferDtype(DType::kFloat32), DType::kFloat32);
+}
+
+TEST(Tiling, ReductionStringsMapToTheKernelsNumbers) {
+  mse::TilingReduction r;
+  ASSERT_TRUE(mse::ReductionFromString("none", &r));
+  EXPECT_EQ(static_cast<uint32_t>(r), 0u);
+  ASSERT_TRUE(mse::ReductionFromString("sum", &r));
+  EXPECT_EQ(static_cast<uint32_t>(r), 1u);
+  ASSERT_TRUE(mse::ReductionFromString("mean", &r));
+  EXPECT_EQ(static_cast<uint32_t>(r), 2u);
+  EXPECT_FALSE(mse::ReductionFromString("Mean", &r));
+  EXPECT_FALSE(mse::ReductionFromString("", &r));
+}
+
+TEST(Tiling, UnknownReductionIsRejected) {
+  mse::TilingData data;
+  std::string error;
+  EXPECT_FALSE(mse::ComputeTiling(Input(DType::kFloat32, {4}, {4}, {4}, "average"), &data, &error));
+  EXPECT_NE(error.find("none, mean or sum"), std::string::npos) << error;
+  EXPECT_NE(error.find("average"), std::string::npos) << error;
+}
+
+TEST(Tiling, CofForEachReduction) {
+  mse::TilingData data;
+  std::string error;
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "mean"), &data, &error)) << error;
+  EXPECT_EQ(data.cof, 0.5f);
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "sum"), &data, &error));
+  EXPECT_EQ(data.cof, 2.0f);
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "none"), &data, &error));
+  EXPECT_EQ(data.cof, 2.0f);
+  // numel is predict's own shape, not the broadcast one; computed in double, then rounded.
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {3}, {7, 3}, {7, 3}, "mean"), &data, &error));
+  EXPECT_EQ(data.cof, static_cast<float>(2.0 / 3.0));
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {}, {5}, {5}, "mean"), &data, &error));
+  EXPECT_EQ(data.cof, 2.0f);  // a 0-d predict has one element
+}
+
+TEST(Tiling, MeanOverEmptyPredictIsRejected) {
+  mse::TilingData data;
+  std::string error;
+  EXPECT_FALSE(mse::ComputeTiling(Input(DType::kFloat32, {0, 3}, {0, 3}, {0, 3}, "mean"), &data, &error));
+  EXPECT_NE(error.find("predict cannot be empty when reduction is mean"), std::string::npos) << error;
+  EXPECT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {0, 3}, {0, 3}, {0, 3}, "sum"), &data, &error));
+}
+
+TEST(Tiling, DoutIsScalarForZeroDAndOneElement) {
+  mse::TilingData data;
+  std::string error;
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {}, "mean"), &data, &error));
+  EXPECT_TRUE(data.dout_is_scalar);
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {1, 1}, "mean"), &data, &error));
+  EXPECT_TRUE(data.dout_is_scalar);
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {8}, "mean"), &data, &error));
+  EXPECT_FALSE(data.dout_is_scalar);
+  EXPECT_EQ(data.plan.num_operands, 4);
+}
+
+TEST(Tiling, DtypeMismatchesAreNamed) {
+  mse::TilingData data;
+  std::string error;
+  mse::TilingInput input = Input(DType::kFloat32, {4}, {4}, {4}, "mean");
+  input.label.dtype = DType::kFloat16;
+  EXPECT_FALSE(mse::ComputeTiling(input, &data, &error));
+  EXPECT_NE(error.find("label dtype FLOAT16 differs from predict dtype FLOAT"), std::string::npos) << error;
+  input = Input(DType::kFloat32, {4}, {4}, {4}, "mean");
+  input.dout.dtype = DType::kBFloat16;
+  EXPECT_FALSE(mse::ComputeTiling(input, &data, &error));
+  EXPECT_NE(error.find("dout dtype BF16"), std::string::npos) << error;
+  input = Input(DType::kFloat32, {4}, {4}, {4}, "mean");
+  input.y.dtype = DType::kFloat16;
+  EXPECT_FALSE(mse::ComputeTiling(input, &data, &error));
+  EXPECT_NE(error.find("y dtype FLOAT16"), std::string::npos) << error;
+}
+
+TEST(Tiling, ScheduleModeAndKey) {
+  mse::TilingData flat, broadcast, scalar;
+  std::string error;
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean"), &flat, &error));
+  EXPECT_EQ(flat.mode, mse::ScheduleMode::kContiguous);
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {32}, {64, 32}, "mean"), &broadcast, &error));
+  EXPECT_EQ(broadcast.mode, mse::ScheduleMode::kBroadcast);
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {}, "mean"), &scalar, &error));
+  EXPECT_EQ(scalar.mode, mse::ScheduleMode::kContiguous);
+  std::set<uint64_t> keys;
+  for (auto mode : {mse::ScheduleMode::kContiguous, mse::ScheduleMode::kBroadcast}) {
+    for (bool s : {false, true}) {
+      for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+        for (DType store : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+          keys.insert(mse::TilingKey(mode, s, d, store));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(keys.size(), 36u);
+  EXPECT_EQ(flat.tiling_key, mse::TilingKey(mse::ScheduleMode::kContiguous, false, DType::kFloat32, DType::kFloat32));
+  EXPECT_NE(flat.tiling_key, scalar.tiling_key);
+  EXPECT_NE(flat.tiling_key, broadcast.tiling_key);
+}
+
+TEST(Tiling, SplitFollowsThePlatform) {
+  mse::TilingData data;
+  std::string error;
+  mse::TilingInput small = Input(DType::kFloat32, {100}, {100}, {100}, "none");
+  ASSERT_TRUE(mse::ComputeTiling(small, &data, &error));
+  EXPECT_EQ(data.threads, 1);  // below the grain: one thread
+  mse::TilingInput big = Input(DType::kFloat32, {1 << 20}, {1 << 20}, {1 << 20}, "none");
+  big.platform = mse::TilingPlatform{4, 256 << 10};
+  ASSERT_TRUE(mse::ComputeTiling(big, &data, &error));
+  EXPECT_EQ(data.threads, 4);
+  EXPECT_GE(data.plan.num_tiles, 4);
+  EXPECT_LE(data.plan.tile_elems * 16, 256 << 10);  // four operands of 4 bytes fit half the L2
+  EXPECT_EQ(data.plan.tile_elems % 256, 0);
+  big.platform = mse::TilingPlatform{1, 256 << 10};
+  ASSERT_TRUE(mse::ComputeTiling(big, &data, &error));
+  EXPECT_EQ(data.threads, 1);
+}
+
+// The kernel, run directly on host buffers, against the golden.
+TEST(Kernel, MatchesTheGoldenForEveryDtypeAndVariant) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const golden::Dtype g = dtype == DType::kFloat32 ? golden::Dtype::kFloat32
+                                                     : (dtype == DType::kFloat16 ? golden::Dtype::kFloat16
+                                                                                 : golden::Dtype::kBFloat16);
+    for (const Shape& dout_shape : {Shape{33, 17}, Shape{}, Shape{17}}) {
+      golden::Tensor predict{g, {33, 17}, {}}, label{g, {1, 17}, {}}, dout{g, dout_shape, {}};
+      for (golden::Tensor* t : {&predict, &label, &dout}) {
+        int64_t n = 1;
+        for (int64_t d : t->shape) n *= d;
+        for (int64_t i = 0; i < n; ++i) t->bits.push_back(golden::Narrow(g, value(rng)));
+      }
+      mse::TilingInput input = Input(dtype, predict.shape, label.shape, dout.shape, "mean");
+      mse::TilingData tiling;
+      std::string error;
+      ASSERT_TRUE(mse::ComputeTiling(input, &tiling, &error)) << error;
+      const int64_t size = aclcpu::kernel::ElementSize(dtype);
+      auto pack = [size](const golden::Tensor& t) {
+        std::vector<char> bytes(t.bits.size() * size);
+        for (size_t i = 0; i < t.bits.size(); ++i) std::memcpy(&bytes[i * size], &t.bits[i], size);
+        return bytes;
+      };
+      std::vector<char> p = pack(predict), l = pack(label), d = pack(dout), y(33 * 17 * size);
+      aclcpu::kernel::InlineRunner runner;
+      mse::RunKernel(tiling, p.data(), l.data(), d.data(), y.data(), runner);
+      const golden::Tensor expected = golden::MseLossGrad(dout, predict, label, 1, g);
+      for (size_t i = 0; i < expected.bits.size(); ++i) {
+        uint32_t actual = 0;
+        std::memcpy(&actual, &y[i * size], size);
+        ASSERT_EQ(actual, expected.bits[i]) << "dtype " << static_cast<int>(dtype) << " index " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
