@@ -184,6 +184,12 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   tiling_input.platform = TilingPlatform{HostPlatform().threads, HostPlatform().l2_bytes};
   TilingData tiling;
   if (!ComputeTiling(tiling_input, &tiling, &why)) return Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
+  if (LogEnabled(kLogInfo)) {
+    Log(kLogInfo, std::string(kPhaseOne) + ": out " + kernel::ShapeToString(out->view_dims) + " reduction " +
+                      attrs.reduction + " tiling key " + std::to_string(tiling.tiling_key) + ", " +
+                      std::to_string(tiling.plan.num_tiles) + " tiles of " + std::to_string(tiling.plan.tile_elems) +
+                      " on " + std::to_string(tiling.threads) + " threads");
+  }
 
   // An input that shares bytes with out, other than element for element, is copied to the
   // workspace first, so the result equals the out-of-place one. (A single dout value is read
