@@ -14,9 +14,9 @@
     }                                \
   } while (0)
 
-#define LOG_PRINT(message, ...)       \
-  do {                                \
-    printf(message, ##__VA_ARGS__);   \
+#define LOG_PRINT(message, ...)     \
+  do {                              \
+    printf(message, ##__VA_ARGS__); \
   } while (0)
 
 int64_t GetShapeSize(const std::vector<int64_t>& shape) {
@@ -94,8 +94,8 @@ int main() {
   }
   // Phase two: queue the work on the stream.
   ret = aclnnMseLossBackward(workspaceAddr, workspaceSize, executor, stream);
-  CHECK_RET(ret == ACL_SUCCESS,
-            LOG_PRINT("aclnnMseLossBackward failed. ERROR: %d %s\n", ret, aclGetRecentErrMsg()); return ret);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnMseLossBackward failed. ERROR: %d %s\n", ret, aclGetRecentErrMsg());
+            return ret);
   ret = aclrtSynchronizeStream(stream);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
 

@@ -13,9 +13,12 @@ inline int64_t ElementSize(DType dtype) { return dtype == DType::kFloat32 ? 4 : 
 
 inline const char* DTypeName(DType dtype) {
   switch (dtype) {
-    case DType::kFloat32: return "FLOAT";
-    case DType::kFloat16: return "FLOAT16";
-    default: return "BF16";
+    case DType::kFloat32:
+      return "FLOAT";
+    case DType::kFloat16:
+      return "FLOAT16";
+    default:
+      return "BF16";
   }
 }
 

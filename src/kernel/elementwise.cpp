@@ -72,8 +72,8 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems) {
   plan->num_tiles = plan->numel == 0 ? 0 : (plan->numel + plan->tile_elems - 1) / plan->tile_elems;
 }
 
-void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,
-              int64_t first_tile, int64_t end_tile) {
+void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t first_tile,
+              int64_t end_tile) {
   int64_t index = first_tile * plan.tile_elems;
   const int64_t end = std::min(plan.numel, end_tile * plan.tile_elems);
   if (index >= end) return;

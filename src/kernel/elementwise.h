@@ -46,8 +46,8 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
 using InnerLoop = void (*)(const void* context, int64_t n, char* const* ptrs, const int64_t* byte_strides);
 
 // Runs tiles [first_tile, end_tile) on the calling thread. bases[i] is operand i's element 0.
-void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,
-              int64_t first_tile, int64_t end_tile);
+void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t first_tile,
+              int64_t end_tile);
 
 // Runs all tiles, split statically into `parts` contiguous ranges run by runner.
 void RunElementwise(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,

@@ -58,7 +58,7 @@ inline uint16_t FloatToFloat16Bits(float value) {
     return static_cast<uint16_t>(sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu));
   }
   if (magnitude >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // >= 65520 and inf
-  if (magnitude >= 0x38800000u) {                                               // normal half
+  if (magnitude >= 0x38800000u) {                                              // normal half
     return static_cast<uint16_t>(sign | RoundShiftRightEven(magnitude - 0x38000000u, 13));
   }
   if (magnitude <= 0x33000000u) return static_cast<uint16_t>(sign);  // <= 2^-25 rounds to zero

@@ -12,8 +12,8 @@ namespace kernel {
 struct TensorView {
   DType dtype = DType::kFloat32;
   Shape shape;
-  Shape strides;          // elements
-  char* data = nullptr;   // the view's first element
+  Shape strides;         // elements
+  char* data = nullptr;  // the view's first element
 
   OperandLayout Layout() const { return OperandLayout{ElementSize(dtype), shape, strides}; }
 };

@@ -1,38 +1,29 @@
 // aclOpExecutor: the result of phase one. It owns a LaunchSpec; a one-shot executor is released by
-// its launch, a repeatable one by aclDestroyAclOpExecutor. Handles are checked against a registry,
+// its launch, a repeatable one by aclDestroyAclOpExecutor. Handles are never reused (HandleTable),
 // so a released executor passed again is an error, never a use of freed memory.
+
+#include <atomic>
+#include <cstdio>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "nnopbase_internal.h"
 #include "runtime/api_guard.h"
-
-struct aclOpExecutor {
-  aclcpu::LaunchSpec spec;
-  bool repeatable = false;
-};
+#include "runtime/handle_table.h"
 
 namespace aclcpu {
 namespace {
 
-struct ExecutorRegistry {
-  std::mutex mutex;
-  std::unordered_map<const aclOpExecutor*, std::shared_ptr<aclOpExecutor>> live;
+// What an aclOpExecutor handle names.
+struct Executor {
+  LaunchSpec spec;
+  std::atomic<bool> repeatable{false};
 };
 
-ExecutorRegistry& Executors() {
-  static ExecutorRegistry* registry = new ExecutorRegistry;
-  return *registry;
-}
-
-std::shared_ptr<aclOpExecutor> FindExecutor(const aclOpExecutor* executor) {
-  ExecutorRegistry& registry = Executors();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  auto it = registry.live.find(executor);
-  return it == registry.live.end() ? nullptr : it->second;
+HandleTable<Executor>& Executors() {
+  static HandleTable<Executor>* executors = new HandleTable<Executor>(0xb2);
+  return *executors;
 }
 
 const char* kNotLive = " is not a live executor (a one-shot executor runs once; a destroyed one never again)";
@@ -46,13 +37,9 @@ std::string Hex(const void* ptr) {
 }  // namespace
 
 aclOpExecutor* CreateExecutor(LaunchSpec spec) {
-  auto executor = std::make_shared<aclOpExecutor>();
+  auto executor = std::make_shared<Executor>();
   executor->spec = std::move(spec);
-  aclOpExecutor* handle = executor.get();
-  ExecutorRegistry& registry = Executors();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.live.emplace(handle, std::move(executor));
-  return handle;
+  return static_cast<aclOpExecutor*>(Executors().Add(std::move(executor)));
 }
 
 aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* handle,
@@ -62,7 +49,7 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     SetRecentError(name + ": executor is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  std::shared_ptr<aclOpExecutor> executor = FindExecutor(handle);
+  std::shared_ptr<Executor> executor = Executors().Find(handle);
   if (!executor) {
     SetRecentError(name + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
@@ -96,21 +83,15 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     }
     pins.push_back(std::move(pin));
   }
-  ExecutorRegistry& registry = Executors();
-  if (!executor->repeatable) {  // a one-shot executor is consumed by this launch
-    std::lock_guard<std::mutex> lock(registry.mutex);
-    if (registry.live.erase(handle) == 0) {
-      SetRecentError(name + ": executor " + Hex(handle) + kNotLive);
-      return ACLNN_ERR_PARAM_INVALID;
-    }
+  const bool one_shot = !executor->repeatable;
+  if (one_shot && !Executors().Remove(handle)) {  // consumed by this launch; or raced by another
+    SetRecentError(name + ": executor " + Hex(handle) + kNotLive);
+    return ACLNN_ERR_PARAM_INVALID;
   }
   aclError queued = EnqueueOnStream(
-      stream, [executor, workspace] { executor->spec.run(workspace); }, std::move(pins));
+      api, stream, [executor, workspace] { executor->spec.run(workspace); }, std::move(pins));
   if (queued != ACL_SUCCESS) {
-    if (!executor->repeatable) {  // not launched after all: the caller may try again
-      std::lock_guard<std::mutex> lock(registry.mutex);
-      registry.live.emplace(handle, executor);
-    }
+    if (one_shot) Executors().Restore(handle, executor);  // not launched after all: may try again
     SetRecentError(name + ": cannot queue the work: " + aclGetRecentErrMsg());
     return ACLNN_ERR_RUNTIME_ERROR;
   }
@@ -128,14 +109,12 @@ ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* exe
     SetRecentError("aclSetAclOpExecutorRepeatable: executor is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  aclcpu::ExecutorRegistry& registry = aclcpu::Executors();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  auto it = registry.live.find(executor);
-  if (it == registry.live.end()) {
+  std::shared_ptr<aclcpu::Executor> live = aclcpu::Executors().Find(executor);
+  if (!live) {
     SetRecentError("aclSetAclOpExecutorRepeatable: executor " + aclcpu::Hex(executor) + aclcpu::kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  it->second->repeatable = true;
+  live->repeatable = true;
   return ACLNN_SUCCESS;
 }
 
@@ -144,16 +123,10 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor)
     SetRecentError("aclDestroyAclOpExecutor: executor is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  std::shared_ptr<aclOpExecutor> taken;  // released outside the lock; queued launches hold their own
-  aclcpu::ExecutorRegistry& registry = aclcpu::Executors();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  auto it = registry.live.find(executor);
-  if (it == registry.live.end()) {
+  if (!aclcpu::Executors().Remove(executor)) {  // queued launches hold their own reference
     SetRecentError("aclDestroyAclOpExecutor: executor " + aclcpu::Hex(executor) + aclcpu::kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  taken = std::move(it->second);
-  registry.live.erase(it);
   return ACLNN_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,8 @@
 #include "kernel/parallel.h"
 #include "runtime/runtime_internal.h"
 
-// What aclCreateTensor records: the view, and the storage it lies in.
+// What aclCreateTensor records: the view, and the storage it lies in. (aclTensor* handles are not
+// pointers to this: see FindTensor.)
 struct aclTensor {
   std::vector<int64_t> view_dims;
   std::vector<int64_t> strides;  // elements
@@ -25,8 +27,9 @@ struct aclTensor {
 
 namespace aclcpu {
 
-// True while t was returned by aclCreateTensor and not yet destroyed.
-ACLCPU_API bool IsLiveTensor(const aclTensor* t);
+// The tensor a handle from aclCreateTensor names, or null once it was destroyed (or never was).
+// Handles are never reused, so a destroyed handle never names a later tensor.
+ACLCPU_API std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle);
 
 // A byte range a launch reads or writes; pinned for the duration of the launch.
 struct MemoryRange {
@@ -42,6 +45,7 @@ struct LaunchSpec {
   std::function<void(void* workspace)> run;  // runs on the stream's worker thread
 };
 
+// A new executor handle owning spec (never reused, like tensor handles).
 ACLCPU_API aclOpExecutor* CreateExecutor(LaunchSpec spec);
 
 // Phase two of every operator: checks the executor and workspace, then queues the work.
@@ -50,9 +54,9 @@ ACLCPU_API aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t
 
 // Facts about the host the tiling depends on.
 struct PlatformFacts {
-  int threads = 1;                        // ACLNN_CPU_NUM_THREADS, or the CPUs this process may use
-  int64_t l2_bytes = 1 << 20;             // per-core cache the tiles should fit
-  int64_t llc_bytes = 32 << 20;           // last-level cache
+  int threads = 1;               // ACLNN_CPU_NUM_THREADS, or the CPUs this process may use
+  int64_t l2_bytes = 1 << 20;    // per-core cache the tiles should fit
+  int64_t llc_bytes = 32 << 20;  // last-level cache
 };
 ACLCPU_API const PlatformFacts& HostPlatform();
 

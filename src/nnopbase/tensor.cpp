@@ -1,11 +1,14 @@
 // aclTensor: creation, destruction, and the accessors CANN programs call.
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_set>
 
+#include "kernel/shape.h"
 #include "nnopbase_internal.h"
 #include "runtime/api_guard.h"
+#include "runtime/handle_table.h"
 
 namespace aclcpu {
 namespace {
@@ -13,14 +16,9 @@ namespace {
 // The most dims a tensor may have; operators apply their own, smaller limits.
 constexpr uint64_t kMaxTensorDims = 64;
 
-struct TensorRegistry {
-  std::mutex mutex;
-  std::unordered_set<const aclTensor*> live;
-};
-
-TensorRegistry& Tensors() {
-  static TensorRegistry* registry = new TensorRegistry;
-  return *registry;
+HandleTable<aclTensor>& Tensors() {
+  static HandleTable<aclTensor>* tensors = new HandleTable<aclTensor>(0xb1);
+  return *tensors;
 }
 
 bool CheckDims(const char* name, const int64_t* dims, uint64_t count) {
@@ -52,11 +50,12 @@ aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const std::vector<
                      SetRecentError(std::string(api) + ": tensor and output pointers must not be null");
                      return ACLNN_ERR_PARAM_NULLPTR;
                    }
-                   if (!IsLiveTensor(tensor)) {
+                   std::shared_ptr<const aclTensor> live = FindTensor(tensor);
+                   if (!live) {
                      SetRecentError(std::string(api) + ": tensor is not a live aclTensor");
                      return ACLNN_ERR_PARAM_INVALID;
                    }
-                   const std::vector<int64_t>& source = tensor->*field;
+                   const std::vector<int64_t>& source = (*live).*field;
                    int64_t* copy = new int64_t[source.empty() ? 1 : source.size()];
                    if (!source.empty()) std::memcpy(copy, source.data(), source.size() * sizeof(int64_t));
                    *values = copy;
@@ -71,21 +70,18 @@ aclnnStatus ReadField(const char* api, const aclTensor* tensor, Value* value, Re
     SetRecentError(std::string(api) + ": tensor and output pointer must not be null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  if (!IsLiveTensor(tensor)) {
+  std::shared_ptr<const aclTensor> live = FindTensor(tensor);
+  if (!live) {
     SetRecentError(std::string(api) + ": tensor is not a live aclTensor");
     return ACLNN_ERR_PARAM_INVALID;
   }
-  *value = read(*tensor);
+  *value = read(*live);
   return ACLNN_SUCCESS;
 }
 
 }  // namespace
 
-bool IsLiveTensor(const aclTensor* t) {
-  TensorRegistry& registry = Tensors();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  return registry.live.count(t) != 0;
-}
+std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle) { return Tensors().Find(handle); }
 
 }  // namespace aclcpu
 
@@ -95,8 +91,7 @@ extern "C" {
 
 ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                                                const int64_t* stride, int64_t offset, aclFormat format,
-                                               const int64_t* storageDims, uint64_t storageDimsNum,
-                                               void* tensorData) {
+                                               const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   aclTensor* created = nullptr;
   aclcpu::Guarded("aclCreateTensor", 1, 1, [&]() -> int {
     if (!aclcpu::CheckDims("viewDims", viewDims, viewDimsNum) ||
@@ -113,25 +108,26 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
                      " is not an aclDataType with a size");
       return 1;
     }
-    auto tensor = new aclTensor;
+    auto tensor = std::make_shared<aclTensor>();
     tensor->view_dims.assign(viewDims, viewDims + viewDimsNum);
     if (stride != nullptr) {
       tensor->strides.assign(stride, stride + viewDimsNum);
     } else {  // no strides given: the view is contiguous
       tensor->strides.assign(viewDimsNum, 1);
-      for (uint64_t i = viewDimsNum; i > 1; --i) tensor->strides[i - 2] = tensor->strides[i - 1] * viewDims[i - 1];
+      for (uint64_t i = viewDimsNum; i > 1; --i) {
+        if (!aclcpu::kernel::CheckedMul(tensor->strides[i - 1], std::max<int64_t>(viewDims[i - 1], 1),
+                                        &tensor->strides[i - 2])) {
+          SetRecentError("aclCreateTensor: the contiguous strides of viewDims overflow int64");
+          return 1;
+        }
+      }
     }
     tensor->offset = offset;
     tensor->dtype = dataType;
     tensor->format = format;
     tensor->storage_dims.assign(storageDims, storageDims + storageDimsNum);
     tensor->data = tensorData;
-    aclcpu::TensorRegistry& registry = aclcpu::Tensors();
-    {
-      std::lock_guard<std::mutex> lock(registry.mutex);
-      registry.live.insert(tensor);
-    }
-    created = tensor;
+    created = static_cast<aclTensor*>(aclcpu::Tensors().Add(std::move(tensor)));
     return 0;
   });
   return created;
@@ -139,15 +135,10 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   if (tensor == nullptr) return ACLNN_SUCCESS;  // as free(NULL)
-  aclcpu::TensorRegistry& registry = aclcpu::Tensors();
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex);
-    if (registry.live.erase(tensor) == 0) {
-      SetRecentError("aclDestroyTensor: tensor is not a live aclTensor (destroyed already, or never created)");
-      return ACLNN_ERR_PARAM_INVALID;
-    }
+  if (!aclcpu::Tensors().Remove(tensor)) {
+    SetRecentError("aclDestroyTensor: tensor is not a live aclTensor (destroyed already, or never created)");
+    return ACLNN_ERR_PARAM_INVALID;
   }
-  delete tensor;
   return ACLNN_SUCCESS;
 }
 

@@ -23,48 +23,85 @@ std::string DimsText(const std::vector<int64_t>& dims) { return kernel::ShapeToS
 
 std::string DataTypeName(aclDataType dtype) {
   switch (dtype) {
-    case ACL_FLOAT: return "FLOAT";
-    case ACL_FLOAT16: return "FLOAT16";
-    case ACL_INT8: return "INT8";
-    case ACL_INT32: return "INT32";
-    case ACL_UINT8: return "UINT8";
-    case ACL_INT16: return "INT16";
-    case ACL_UINT16: return "UINT16";
-    case ACL_UINT32: return "UINT32";
-    case ACL_INT64: return "INT64";
-    case ACL_UINT64: return "UINT64";
-    case ACL_DOUBLE: return "DOUBLE";
-    case ACL_BOOL: return "BOOL";
-    case ACL_STRING: return "STRING";
-    case ACL_COMPLEX64: return "COMPLEX64";
-    case ACL_COMPLEX128: return "COMPLEX128";
-    case ACL_BF16: return "BF16";
-    case ACL_INT4: return "INT4";
-    case ACL_UINT1: return "UINT1";
-    case ACL_COMPLEX32: return "COMPLEX32";
-    case ACL_DT_UNDEFINED: return "UNDEFINED";
-    default: return "dtype(" + std::to_string(static_cast<int>(dtype)) + ")";
+    case ACL_FLOAT:
+      return "FLOAT";
+    case ACL_FLOAT16:
+      return "FLOAT16";
+    case ACL_INT8:
+      return "INT8";
+    case ACL_INT32:
+      return "INT32";
+    case ACL_UINT8:
+      return "UINT8";
+    case ACL_INT16:
+      return "INT16";
+    case ACL_UINT16:
+      return "UINT16";
+    case ACL_UINT32:
+      return "UINT32";
+    case ACL_INT64:
+      return "INT64";
+    case ACL_UINT64:
+      return "UINT64";
+    case ACL_DOUBLE:
+      return "DOUBLE";
+    case ACL_BOOL:
+      return "BOOL";
+    case ACL_STRING:
+      return "STRING";
+    case ACL_COMPLEX64:
+      return "COMPLEX64";
+    case ACL_COMPLEX128:
+      return "COMPLEX128";
+    case ACL_BF16:
+      return "BF16";
+    case ACL_INT4:
+      return "INT4";
+    case ACL_UINT1:
+      return "UINT1";
+    case ACL_COMPLEX32:
+      return "COMPLEX32";
+    case ACL_DT_UNDEFINED:
+      return "UNDEFINED";
+    default:
+      return "dtype(" + std::to_string(static_cast<int>(dtype)) + ")";
   }
 }
 
 std::string FormatName(aclFormat format) {
   switch (format) {
-    case ACL_FORMAT_UNDEFINED: return "UNDEFINED";
-    case ACL_FORMAT_NCHW: return "NCHW";
-    case ACL_FORMAT_NHWC: return "NHWC";
-    case ACL_FORMAT_ND: return "ND";
-    case ACL_FORMAT_NC1HWC0: return "NC1HWC0";
-    case ACL_FORMAT_FRACTAL_Z: return "FRACTAL_Z";
-    case ACL_FORMAT_NC1HWC0_C04: return "NC1HWC0_C04";
-    case ACL_FORMAT_HWCN: return "HWCN";
-    case ACL_FORMAT_NDHWC: return "NDHWC";
-    case ACL_FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
-    case ACL_FORMAT_NCDHW: return "NCDHW";
-    case ACL_FORMAT_NDC1HWC0: return "NDC1HWC0";
-    case ACL_FRACTAL_Z_3D: return "FRACTAL_Z_3D";
-    case ACL_FORMAT_NC: return "NC";
-    case ACL_FORMAT_NCL: return "NCL";
-    default: return "format(" + std::to_string(static_cast<int>(format)) + ")";
+    case ACL_FORMAT_UNDEFINED:
+      return "UNDEFINED";
+    case ACL_FORMAT_NCHW:
+      return "NCHW";
+    case ACL_FORMAT_NHWC:
+      return "NHWC";
+    case ACL_FORMAT_ND:
+      return "ND";
+    case ACL_FORMAT_NC1HWC0:
+      return "NC1HWC0";
+    case ACL_FORMAT_FRACTAL_Z:
+      return "FRACTAL_Z";
+    case ACL_FORMAT_NC1HWC0_C04:
+      return "NC1HWC0_C04";
+    case ACL_FORMAT_HWCN:
+      return "HWCN";
+    case ACL_FORMAT_NDHWC:
+      return "NDHWC";
+    case ACL_FORMAT_FRACTAL_NZ:
+      return "FRACTAL_NZ";
+    case ACL_FORMAT_NCDHW:
+      return "NCDHW";
+    case ACL_FORMAT_NDC1HWC0:
+      return "NDC1HWC0";
+    case ACL_FRACTAL_Z_3D:
+      return "FRACTAL_Z_3D";
+    case ACL_FORMAT_NC:
+      return "NC";
+    case ACL_FORMAT_NCL:
+      return "NCL";
+    default:
+      return "format(" + std::to_string(static_cast<int>(format)) + ")";
   }
 }
 
@@ -77,8 +114,10 @@ bool IsPlainFormat(aclFormat format) {
     case ACL_FORMAT_NDHWC:
     case ACL_FORMAT_HWCN:
     case ACL_FORMAT_NC:
-    case ACL_FORMAT_NCL: return true;
-    default: return false;
+    case ACL_FORMAT_NCL:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -87,8 +126,8 @@ int64_t TensorNumel(const aclTensor& tensor) {
   return kernel::CheckedNumel(tensor.view_dims, &numel) ? numel : INT64_MAX;
 }
 
-aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const aclTensor& tensor,
-                              MemoryRange* storage, ByteSpan* span) {
+aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const aclTensor& tensor, MemoryRange* storage,
+                              ByteSpan* span) {
   const std::string who = api + ": " + name;
   int64_t numel = 0;
   if (!kernel::CheckedNumel(tensor.view_dims, &numel)) {
@@ -112,11 +151,11 @@ aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const ac
     return Fail(ACLNN_ERR_PARAM_INVALID, who + " storage " + DimsText(tensor.storage_dims) + " overflows int64");
   }
   if (last >= storage_numel) {
-    return Fail(ACLNN_ERR_PARAM_INVALID,
-                who + " view " + DimsText(tensor.view_dims) + " with strides " + DimsText(tensor.strides) +
-                    " and offset " + std::to_string(tensor.offset) + " reaches element " + std::to_string(last) +
-                    ", outside its storage " + DimsText(tensor.storage_dims) + " of " + std::to_string(storage_numel) +
-                    " elements");
+    return Fail(ACLNN_ERR_PARAM_INVALID, who + " view " + DimsText(tensor.view_dims) + " with strides " +
+                                             DimsText(tensor.strides) + " and offset " + std::to_string(tensor.offset) +
+                                             " reaches element " + std::to_string(last) + ", outside its storage " +
+                                             DimsText(tensor.storage_dims) + " of " + std::to_string(storage_numel) +
+                                             " elements");
   }
   const int64_t element_size = static_cast<int64_t>(aclDataTypeSize(tensor.dtype));
   int64_t storage_bytes = 0;
@@ -169,7 +208,8 @@ aclnnStatus CheckNoSelfOverlap(const std::string& api, const char* name, const a
     }
   }
   std::sort(indices.begin(), indices.end());
-  if (std::adjacent_find(indices.begin(), indices.end()) != indices.end()) return Fail(ACLNN_ERR_PARAM_INVALID, message);
+  if (std::adjacent_find(indices.begin(), indices.end()) != indices.end())
+    return Fail(ACLNN_ERR_PARAM_INVALID, message);
   return ACLNN_SUCCESS;
 }
 

@@ -33,10 +33,14 @@ const LogSettings& Settings() {
 
 const char* LevelName(int level) {
   switch (level) {
-    case kLogDebug: return "DEBUG";
-    case kLogInfo: return "INFO";
-    case kLogWarning: return "WARNING";
-    default: return "ERROR";
+    case kLogDebug:
+      return "DEBUG";
+    case kLogInfo:
+      return "INFO";
+    case kLogWarning:
+      return "WARNING";
+    default:
+      return "ERROR";
   }
 }
 

@@ -47,17 +47,20 @@ std::string Hex(const void* ptr) {
 
 bool IsDeviceKind(aclrtMemcpyKind kind, bool destination) {
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_DEVICE: return destination;
-    case ACL_MEMCPY_DEVICE_TO_HOST: return !destination;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: return true;
-    default: return false;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      return destination;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      return !destination;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      return true;
+    default:
+      return false;
   }
 }
 
 // Checks one side of a copy: a device side must lie inside an allocation, a host side must not
 // point into one. On success a device side is pinned into *pin.
-aclError CheckCopySide(const char* api, const char* name, const void* ptr, size_t count, bool device,
-                       MemoryPin* pin) {
+aclError CheckCopySide(const char* api, const char* name, const void* ptr, size_t count, bool device, MemoryPin* pin) {
   if (device) {
     if (!PinDeviceRange(ptr, count, pin)) {
       SetRecentError(std::string(api) + ": " + name + " " + Hex(ptr) + " + " + std::to_string(count) +
@@ -75,8 +78,8 @@ aclError CheckCopySide(const char* api, const char* name, const void* ptr, size_
 }
 
 // Validates a copy and pins its device sides. kind DEFAULT is resolved from the pointers.
-aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src, size_t count,
-                     aclrtMemcpyKind kind, MemoryPin* dst_pin, MemoryPin* src_pin) {
+aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                     MemoryPin* dst_pin, MemoryPin* src_pin) {
   if (aclError code = CheckDeviceReady(api)) return code;
   if (dst == nullptr || src == nullptr) {
     SetRecentError(std::string(api) + ": " + (dst == nullptr ? "dst" : "src") + " is null");
@@ -102,8 +105,14 @@ aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src
   return CheckCopySide(api, "src", src, count, IsDeviceKind(kind, false), src_pin);
 }
 
-void WaitForQueuedWork(const MemoryPin& pin) {
-  if (pin.allocation() != nullptr) WaitUntilIdle(*const_cast<Allocation*>(pin.allocation()), 1);
+// Waits until queued work no longer uses the allocations of these pins (which may be the same one).
+void WaitForQueuedWork(const MemoryPin& a, const MemoryPin& b) {
+  for (const MemoryPin* pin : {&a, &b}) {
+    Allocation* allocation = const_cast<Allocation*>(pin->allocation());
+    if (allocation == nullptr) continue;
+    const int64_t own_pins = (a.allocation() == allocation) + (b.allocation() == allocation);
+    WaitUntilIdle(*allocation, own_pins);
+  }
 }
 
 }  // namespace
@@ -276,8 +285,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* 
       return code;
     }
     // Ordered after queued work that touches either side.
-    aclcpu::WaitForQueuedWork(dst_pin);
-    aclcpu::WaitForQueuedWork(src_pin);
+    aclcpu::WaitForQueuedWork(dst_pin, src_pin);
     if (count != 0) std::memmove(dst, src, count);
     return ACL_SUCCESS;
   });
@@ -287,15 +295,14 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const v
                                               aclrtMemcpyKind kind, aclrtStream stream) {
   return Guarded("aclrtMemcpyAsync", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
     MemoryPin dst_pin, src_pin;
-    if (aclError code =
-            aclcpu::PrepareCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind, &dst_pin, &src_pin)) {
+    if (aclError code = aclcpu::PrepareCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind, &dst_pin, &src_pin)) {
       return code;
     }
     std::vector<MemoryPin> pins;
     pins.push_back(std::move(dst_pin));
     pins.push_back(std::move(src_pin));
     return aclcpu::EnqueueOnStream(
-        stream,
+        "aclrtMemcpyAsync", stream,
         [dst, src, count] {
           if (count != 0) std::memmove(dst, src, count);
         },
@@ -312,7 +319,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t 
     }
     MemoryPin pin;
     if (aclError code = aclcpu::CheckCopySide("aclrtMemset", "devPtr", devPtr, count, true, &pin)) return code;
-    aclcpu::WaitForQueuedWork(pin);
+    aclcpu::WaitForQueuedWork(pin, MemoryPin());
     if (count != 0) std::memset(devPtr, value, count);
     return ACL_SUCCESS;
   });

@@ -4,11 +4,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "api_guard.h"
+#include "handle_table.h"
 #include "runtime_state.h"
 #include "stream.h"
 
@@ -29,8 +29,8 @@ struct Runtime {
   bool ever_initialized = false;
   int device_refs = 0;
   std::shared_ptr<Stream> default_stream;
-  std::unordered_map<void*, std::shared_ptr<Stream>> streams;
-  std::unordered_map<void*, std::shared_ptr<Event>> events;
+  HandleTable<Stream> streams{0xa1};
+  HandleTable<Event> events{0xa2};
 };
 
 Runtime& TheRuntime() {
@@ -46,7 +46,8 @@ std::string Hex(const void* ptr) {
 
 aclError CheckInitializedLocked(Runtime& rt, const char* api) {
   if (rt.initialized) return ACL_SUCCESS;
-  SetRecentError(std::string(api) + ": aclInit has not been called" + (rt.ever_initialized ? " since aclFinalize" : ""));
+  SetRecentError(std::string(api) + ": aclInit has not been called" +
+                 (rt.ever_initialized ? " since aclFinalize" : ""));
   return ACL_ERROR_UNINITIALIZE;
 }
 
@@ -69,8 +70,7 @@ std::shared_ptr<Stream> ResolveStream(const char* api, aclrtStream handle, aclEr
   std::lock_guard<std::mutex> lock(rt.mutex);
   if ((*code = CheckDeviceReadyLocked(rt, api)) != ACL_SUCCESS) return nullptr;
   if (handle == nullptr) return rt.default_stream;
-  auto it = rt.streams.find(handle);
-  if (it != rt.streams.end()) return it->second;
+  if (std::shared_ptr<Stream> stream = rt.streams.Find(handle)) return stream;
   SetRecentError(std::string(api) + ": stream " + Hex(handle) + " is not a live stream");
   *code = ACL_ERROR_RT_INVALID_HANDLE;
   return nullptr;
@@ -80,8 +80,7 @@ std::shared_ptr<Event> ResolveEvent(const char* api, aclrtEvent handle, aclError
   Runtime& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
   if ((*code = CheckInitializedLocked(rt, api)) != ACL_SUCCESS) return nullptr;
-  auto it = rt.events.find(handle);
-  if (it != rt.events.end()) return it->second;
+  if (std::shared_ptr<Event> event = rt.events.Find(handle)) return event;
   SetRecentError(std::string(api) + ": event " + Hex(handle) + " is not a live event");
   *code = handle == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_INVALID_HANDLE;
   return nullptr;
@@ -90,8 +89,7 @@ std::shared_ptr<Event> ResolveEvent(const char* api, aclrtEvent handle, aclError
 // Takes every stream out of the runtime (under the lock), to be drained and stopped outside it.
 std::vector<std::shared_ptr<Stream>> TakeAllStreamsLocked(Runtime& rt) {
   std::vector<std::shared_ptr<Stream>> taken;
-  for (auto& entry : rt.streams) taken.push_back(std::move(entry.second));
-  rt.streams.clear();
+  rt.streams.RemoveAll([&](std::shared_ptr<Stream> stream) { taken.push_back(std::move(stream)); });
   if (rt.default_stream) taken.push_back(std::move(rt.default_stream));
   return taken;
 }
@@ -100,7 +98,7 @@ std::vector<std::shared_ptr<Stream>> SnapshotStreams() {
   Runtime& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
   std::vector<std::shared_ptr<Stream>> streams;
-  for (auto& entry : rt.streams) streams.push_back(entry.second);
+  rt.streams.ForEach([&](const std::shared_ptr<Stream>& stream) { streams.push_back(stream); });
   if (rt.default_stream) streams.push_back(rt.default_stream);
   return streams;
 }
@@ -125,9 +123,9 @@ bool DeviceReady() {
   return rt.initialized && rt.device_refs > 0;
 }
 
-aclError EnqueueOnStream(aclrtStream handle, std::function<void()> fn, std::vector<MemoryPin> pins) {
+aclError EnqueueOnStream(const char* api, aclrtStream handle, std::function<void()> fn, std::vector<MemoryPin> pins) {
   aclError code = ACL_SUCCESS;
-  std::shared_ptr<Stream> stream = ResolveStream("launch", handle, &code);
+  std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);
   if (!stream) return code;
   stream->Push(std::move(fn), std::move(pins));
   return ACL_SUCCESS;
@@ -169,13 +167,14 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void) {
     {
       std::lock_guard<std::mutex> lock(rt.mutex);
       if (!rt.initialized) {
-        SetRecentError(rt.ever_initialized ? "aclFinalize: already finalized" : "aclFinalize: aclInit has not been called");
+        SetRecentError(rt.ever_initialized ? "aclFinalize: already finalized"
+                                           : "aclFinalize: aclInit has not been called");
         return rt.ever_initialized ? ACL_ERROR_REPEAT_FINALIZE : ACL_ERROR_UNINITIALIZE;
       }
       rt.initialized = false;
       rt.device_refs = 0;
       streams = aclcpu::TakeAllStreamsLocked(rt);
-      rt.events.clear();
+      rt.events.RemoveAll([](std::shared_ptr<aclcpu::Event>) {});
     }
     streams.clear();  // each stream runs what is queued, then stops
     return ACL_SUCCESS;
@@ -208,7 +207,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) {
       // The last reset releases the device's streams and events, as CANN does.
       if (--rt.device_refs == 0) {
         streams = aclcpu::TakeAllStreamsLocked(rt);
-        rt.events.clear();
+        rt.events.RemoveAll([](std::shared_ptr<aclcpu::Event>) {});
       }
     }
     streams.clear();
@@ -258,8 +257,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream) {
     aclcpu::Runtime& rt = aclcpu::TheRuntime();
     std::lock_guard<std::mutex> lock(rt.mutex);
     if (aclError code = aclcpu::CheckDeviceReadyLocked(rt, "aclrtCreateStream")) return code;
-    *stream = created.get();
-    rt.streams.emplace(created.get(), std::move(created));
+    *stream = rt.streams.Add(std::move(created));
     return ACL_SUCCESS;
   });
 }
@@ -271,13 +269,11 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
       aclcpu::Runtime& rt = aclcpu::TheRuntime();
       std::lock_guard<std::mutex> lock(rt.mutex);
       if (aclError code = aclcpu::CheckInitializedLocked(rt, "aclrtDestroyStream")) return code;
-      auto it = rt.streams.find(stream);
-      if (it == rt.streams.end()) {
+      taken = rt.streams.Remove(stream);
+      if (!taken) {
         SetRecentError("aclrtDestroyStream: stream " + aclcpu::Hex(stream) + " is not a live stream");
         return stream == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_INVALID_HANDLE;
       }
-      taken = std::move(it->second);
-      rt.streams.erase(it);
     }
     taken->Synchronize();  // work already queued still runs
     return ACL_SUCCESS;
@@ -303,8 +299,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event) {
     aclcpu::Runtime& rt = aclcpu::TheRuntime();
     std::lock_guard<std::mutex> lock(rt.mutex);
     if (aclError code = aclcpu::CheckDeviceReadyLocked(rt, "aclrtCreateEvent")) return code;
-    *event = created.get();
-    rt.events.emplace(created.get(), std::move(created));
+    *event = rt.events.Add(std::move(created));
     return ACL_SUCCESS;
   });
 }
@@ -314,7 +309,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event) {
     aclcpu::Runtime& rt = aclcpu::TheRuntime();
     std::lock_guard<std::mutex> lock(rt.mutex);
     if (aclError code = aclcpu::CheckInitializedLocked(rt, "aclrtDestroyEvent")) return code;
-    if (rt.events.erase(event) == 0) {  // queued records and waits keep their own reference
+    if (!rt.events.Remove(event)) {  // queued records and waits keep their own reference
       SetRecentError("aclrtDestroyEvent: event " + aclcpu::Hex(event) + " is not a live event");
       return event == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_INVALID_HANDLE;
     }
@@ -385,21 +380,27 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
   switch (dataType) {
     case ACL_BOOL:
     case ACL_INT8:
-    case ACL_UINT8: return 1;
+    case ACL_UINT8:
+      return 1;
     case ACL_FLOAT16:
     case ACL_BF16:
     case ACL_INT16:
-    case ACL_UINT16: return 2;
+    case ACL_UINT16:
+      return 2;
     case ACL_FLOAT:
     case ACL_INT32:
     case ACL_UINT32:
-    case ACL_COMPLEX32: return 4;
+    case ACL_COMPLEX32:
+      return 4;
     case ACL_INT64:
     case ACL_UINT64:
     case ACL_DOUBLE:
-    case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;  // DT_UNDEFINED, STRING, and the sub-byte INT4 / UINT1
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;  // DT_UNDEFINED, STRING, and the sub-byte INT4 / UINT1
   }
 }
 

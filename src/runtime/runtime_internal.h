@@ -60,7 +60,9 @@ ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin);
 // ---- streams ---------------------------------------------------------------------------------
 // Queues fn on stream (nullptr: the default stream) after the work already queued there. pins are
 // released once fn has run. Returns ACL_SUCCESS or the runtime's error code (message set).
-ACLCPU_API aclError EnqueueOnStream(aclrtStream stream, std::function<void()> fn, std::vector<MemoryPin> pins);
+// api names the caller in messages.
+ACLCPU_API aclError EnqueueOnStream(const char* api, aclrtStream stream, std::function<void()> fn,
+                                    std::vector<MemoryPin> pins);
 
 // True when the runtime is initialized and device 0 is set (a launch can be queued).
 ACLCPU_API bool DeviceReady();

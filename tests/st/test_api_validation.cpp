@@ -152,11 +152,13 @@ TEST_F(Validation, ViewOutsideItsStorage) {
   ASSERT_EQ(aclrtMalloc(&memory, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   auto g = Make({4}), s = Make({4}), o = Make({4});
   const Shape dims{4}, storage{4}, stride2{2}, unit{1};
-  aclTensor* strided = aclCreateTensor(dims.data(), 1, ACL_FLOAT, stride2.data(), 0, ACL_FORMAT_ND, storage.data(), 1, memory);
+  aclTensor* strided =
+      aclCreateTensor(dims.data(), 1, ACL_FLOAT, stride2.data(), 0, ACL_FORMAT_ND, storage.data(), 1, memory);
   EXPECT_EQ(PhaseOne(g->get(), s->get(), strided, 1, o->get()), ACLNN_ERR_PARAM_INVALID);
   ExpectMessageHas("target view [4]");
   ExpectMessageHas("outside its storage [4]");
-  aclTensor* offset = aclCreateTensor(dims.data(), 1, ACL_FLOAT, unit.data(), 1, ACL_FORMAT_ND, storage.data(), 1, memory);
+  aclTensor* offset =
+      aclCreateTensor(dims.data(), 1, ACL_FLOAT, unit.data(), 1, ACL_FORMAT_ND, storage.data(), 1, memory);
   EXPECT_EQ(PhaseOne(g->get(), offset, s->get(), 1, o->get()), ACLNN_ERR_PARAM_INVALID);
   ExpectMessageHas("self view");
   const Shape huge_stride{int64_t{1} << 62};
@@ -187,12 +189,14 @@ TEST_F(Validation, StorageOutsideAnAllocation) {
   // A freed allocation.
   void* freed = nullptr;
   ASSERT_EQ(aclrtMalloc(&freed, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  aclTensor* dangling = aclCreateTensor(dims.data(), 1, ACL_FLOAT, unit.data(), 0, ACL_FORMAT_ND, dims.data(), 1, freed);
+  aclTensor* dangling =
+      aclCreateTensor(dims.data(), 1, ACL_FLOAT, unit.data(), 0, ACL_FORMAT_ND, dims.data(), 1, freed);
   ASSERT_EQ(aclrtFree(freed), ACL_SUCCESS);
   EXPECT_EQ(PhaseOne(g->get(), dangling, s->get(), 1, o->get()), ACLNN_ERR_PARAM_INVALID);
   ExpectMessageHas("self storage");
   // A null data pointer.
-  aclTensor* null_data = aclCreateTensor(dims.data(), 1, ACL_FLOAT, unit.data(), 0, ACL_FORMAT_ND, dims.data(), 1, nullptr);
+  aclTensor* null_data =
+      aclCreateTensor(dims.data(), 1, ACL_FLOAT, unit.data(), 0, ACL_FORMAT_ND, dims.data(), 1, nullptr);
   EXPECT_EQ(PhaseOne(null_data, s->get(), g->get(), 1, o->get()), ACLNN_ERR_PARAM_NULLPTR);
   ExpectMessageHas("gradOutput has a null data pointer");
   for (aclTensor* t : {too_big, on_host, dangling, null_data}) aclDestroyTensor(t);
@@ -208,8 +212,9 @@ TEST_F(Validation, SelfOverlappingOut) {
     Shape strides;
     bool overlaps;
   };
-  for (const OutLayout& layout : {OutLayout{{0, 1}, true}, OutLayout{{1, 0}, true}, OutLayout{{2, 1}, true}, OutLayout{{1, 1}, true},
-                               OutLayout{{3, 1}, false}, OutLayout{{1, 2}, false}, OutLayout{{3, 2}, false}}) {
+  for (const OutLayout& layout :
+       {OutLayout{{0, 1}, true}, OutLayout{{1, 0}, true}, OutLayout{{2, 1}, true}, OutLayout{{1, 1}, true},
+        OutLayout{{3, 1}, false}, OutLayout{{1, 2}, false}, OutLayout{{3, 2}, false}}) {
     aclTensor* out =
         aclCreateTensor(dims.data(), 2, ACL_FLOAT, layout.strides.data(), 0, ACL_FORMAT_ND, storage.data(), 1, memory);
     const aclnnStatus status = PhaseOne(g->get(), s->get(), t->get(), 0, out);
@@ -239,9 +244,9 @@ TEST_F(Validation, EmptyInputsGiveAnExecutorThatWritesNothing) {
     auto g = Make({0, 3}), s = Make({0, 3}), t = Make({1, 3}), o = Make({0, 3});
     uint64_t workspace = 7;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(g->get(), s->get(), t->get(), reduction, o->get(), &workspace,
-                                                   &executor),
-              ACLNN_SUCCESS)
+    ASSERT_EQ(
+        aclnnMseLossBackwardGetWorkspaceSize(g->get(), s->get(), t->get(), reduction, o->get(), &workspace, &executor),
+        ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     EXPECT_EQ(workspace, 0u);
     ASSERT_NE(executor, nullptr);

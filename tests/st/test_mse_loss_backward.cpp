@@ -58,8 +58,9 @@ void RunCase(const Case& c) {
   Shape out_shape;
   ASSERT_TRUE(golden::BroadcastShape({c.grad, c.self, c.target}, &out_shape));
   DeviceTensor out(c.out_dtype, out_shape, c.layout);
-  const golden::Tensor expected = golden::MseLossGrad(grad.ToGoldenTensor(), self.ToGoldenTensor(),
-                                                      target.ToGoldenTensor(), c.reduction, support::ToGolden(c.out_dtype));
+  const golden::Tensor expected =
+      golden::MseLossGrad(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(), c.reduction,
+                          support::ToGolden(c.out_dtype));
   ASSERT_EQ(support::RunMseLossBackward(grad.get(), self.get(), target.get(), c.reduction, out.get()), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   const std::string mismatch = support::CompareBits(support::ToGolden(c.out_dtype), expected.bits, out.Read());
@@ -84,19 +85,34 @@ Shape Ones(Shape shape, size_t first) {
 void ApplyPattern(Pattern pattern, const Shape& base, Case* c) {
   c->grad = c->self = c->target = base;
   switch (pattern) {
-    case kGrad: c->grad = Ones(base, 0); break;
-    case kSelf: c->self = Ones(base, 1); break;
-    case kTarget: c->target = Shape(base.begin() + (base.empty() ? 0 : 1), base.end()); break;  // lower rank
+    case kGrad:
+      c->grad = Ones(base, 0);
+      break;
+    case kSelf:
+      c->self = Ones(base, 1);
+      break;
+    case kTarget:
+      c->target = Shape(base.begin() + (base.empty() ? 0 : 1), base.end());
+      break;  // lower rank
     case kAll:
       c->grad = Shape(base.begin() + std::min<size_t>(base.size(), 2), base.end());
       c->self = Ones(base, 0);
       c->target = Ones(base, 1);
       break;
-    case kGradScalar: c->grad = {}; break;
-    case kSelfScalar: c->self = {}; break;
-    case kTargetScalar: c->target = {}; break;
-    case kAllScalar: c->grad = c->self = c->target = {}; break;
-    default: break;
+    case kGradScalar:
+      c->grad = {};
+      break;
+    case kSelfScalar:
+      c->self = {};
+      break;
+    case kTargetScalar:
+      c->target = {};
+      break;
+    case kAllScalar:
+      c->grad = c->self = c->target = {};
+      break;
+    default:
+      break;
   }
 }
 
@@ -216,8 +232,9 @@ class Aliasing : public ::testing::Test {
   // Computes golden from the inputs as they are now, runs, and compares out.
   void RunAndCheck(DeviceTensor& grad, DeviceTensor& self, DeviceTensor& target, DeviceTensor& out, int reduction,
                    bool expect_workspace) {
-    const golden::Tensor expected = golden::MseLossGrad(grad.ToGoldenTensor(), self.ToGoldenTensor(),
-                                                        target.ToGoldenTensor(), reduction, support::ToGolden(out.dtype()));
+    const golden::Tensor expected =
+        golden::MseLossGrad(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(), reduction,
+                            support::ToGolden(out.dtype()));
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(grad.get(), self.get(), target.get(), reduction, out.get(),
@@ -229,7 +246,8 @@ class Aliasing : public ::testing::Test {
     if (workspace_size > 0) {
       ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     }
-    ASSERT_EQ(aclnnMseLossBackward(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclnnMseLossBackward(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     if (workspace != nullptr) aclrtFree(workspace);
     EXPECT_EQ(support::CompareBits(support::ToGolden(out.dtype()), expected.bits, out.Read()), "");
@@ -273,8 +291,9 @@ TEST_F(Aliasing, OutOverlapsPartOfAnInput) {
   for (aclDataType dtype : kDtypes) {
     void* memory = nullptr;
     const int64_t n = 1000;
-    ASSERT_EQ(aclrtMalloc(&memory, static_cast<size_t>(2 * n) * support::ElementBytes(dtype), ACL_MEM_MALLOC_HUGE_FIRST),
-              ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtMalloc(&memory, static_cast<size_t>(2 * n) * support::ElementBytes(dtype), ACL_MEM_MALLOC_HUGE_FIRST),
+        ACL_SUCCESS);
     {
       DeviceTensor self(dtype, {n}, {1}, 0, {2 * n}, memory);
       DeviceTensor out(dtype, {n}, {1}, n / 2, {2 * n}, memory);  // shifted by half

@@ -19,21 +19,31 @@ void EnsureRuntime() {
 
 const char* LayoutName(Layout layout) {
   switch (layout) {
-    case Layout::kContiguous: return "contiguous";
-    case Layout::kTransposed: return "transposed";
-    default: return "strided+offset";
+    case Layout::kContiguous:
+      return "contiguous";
+    case Layout::kTransposed:
+      return "transposed";
+    default:
+      return "strided+offset";
   }
 }
 
 const char* ValueClassName(ValueClass value_class) {
   switch (value_class) {
-    case ValueClass::kNormal: return "normal";
-    case ValueClass::kHuge: return "huge";
-    case ValueClass::kSubnormal: return "subnormal";
-    case ValueClass::kZeros: return "zeros";
-    case ValueClass::kNan: return "nan";
-    case ValueClass::kInf: return "inf";
-    default: return "mixed";
+    case ValueClass::kNormal:
+      return "normal";
+    case ValueClass::kHuge:
+      return "huge";
+    case ValueClass::kSubnormal:
+      return "subnormal";
+    case ValueClass::kZeros:
+      return "zeros";
+    case ValueClass::kNan:
+      return "nan";
+    case ValueClass::kInf:
+      return "inf";
+    default:
+      return "mixed";
   }
 }
 
@@ -81,8 +91,13 @@ DeviceTensor::DeviceTensor(aclDataType dtype, const std::vector<int64_t>& shape,
 
 DeviceTensor::DeviceTensor(aclDataType dtype, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
                            int64_t offset, const std::vector<int64_t>& storage_dims, void* storage)
-    : dtype_(dtype), shape_(shape), strides_(strides), storage_dims_(storage_dims), offset_(offset),
-      storage_(storage), owns_storage_(false) {
+    : dtype_(dtype),
+      shape_(shape),
+      strides_(strides),
+      storage_dims_(storage_dims),
+      offset_(offset),
+      storage_(storage),
+      owns_storage_(false) {
   EnsureRuntime();
   int64_t span = 1;
   for (int64_t d : storage_dims) span *= d;
@@ -158,7 +173,9 @@ std::vector<uint32_t> RandomBits(aclDataType dtype, int64_t n, ValueClass value_
     ValueClass c = value_class == ValueClass::kMixed ? static_cast<ValueClass>(pick(rng) % 6) : value_class;
     float value = 0.0f;
     switch (c) {
-      case ValueClass::kNormal: value = unit(rng) * 10.0f; break;
+      case ValueClass::kNormal:
+        value = unit(rng) * 10.0f;
+        break;
       case ValueClass::kHuge:  // large enough that products overflow FLOAT16 (and BF16 near its max)
         value = unit(rng) * (g == golden::Dtype::kFloat16 ? 60000.0f : 3.0e38f);
         break;
@@ -167,9 +184,15 @@ std::vector<uint32_t> RandomBits(aclDataType dtype, int64_t n, ValueClass value_
         value = unit(rng) * tiny;
         break;
       }
-      case ValueClass::kZeros: value = (rng() & 1) ? 0.0f : -0.0f; break;
-      case ValueClass::kNan: value = std::nanf(""); break;
-      default: value = (rng() & 1) ? INFINITY : -INFINITY; break;
+      case ValueClass::kZeros:
+        value = (rng() & 1) ? 0.0f : -0.0f;
+        break;
+      case ValueClass::kNan:
+        value = std::nanf("");
+        break;
+      default:
+        value = (rng() & 1) ? INFINITY : -INFINITY;
+        break;
     }
     bits.push_back(golden::Narrow(g, value));
   }

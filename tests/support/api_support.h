@@ -70,7 +70,8 @@ std::vector<uint32_t> RandomBits(aclDataType dtype, int64_t n, ValueClass value_
 // Equal bits, except that any NaN matches any NaN.
 bool SameValue(golden::Dtype dtype, uint32_t expected, uint32_t actual);
 // "" when equal; otherwise the first mismatch: index, expected and actual as numbers and bits.
-std::string CompareBits(golden::Dtype dtype, const std::vector<uint32_t>& expected, const std::vector<uint32_t>& actual);
+std::string CompareBits(golden::Dtype dtype, const std::vector<uint32_t>& expected,
+                        const std::vector<uint32_t>& actual);
 
 // Both phases on stream (allocating any workspace), then a synchronize. Returns the first failure.
 aclnnStatus RunMseLossBackward(const aclTensor* grad_output, const aclTensor* self, const aclTensor* target,

@@ -22,7 +22,8 @@ using aclcpu::kernel::FloatToBFloat16Bits;
 using aclcpu::kernel::FloatToFloat16Bits;
 
 bool IsNan16(uint16_t bits, bool bf16) {
-  return bf16 ? ((bits & 0x7f80u) == 0x7f80u && (bits & 0x7fu) != 0) : ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu) != 0);
+  return bf16 ? ((bits & 0x7f80u) == 0x7f80u && (bits & 0x7fu) != 0)
+              : ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu) != 0);
 }
 
 // Same value, any NaN matching any NaN.
@@ -74,9 +75,10 @@ void CheckHalfwayCases(bool bf16) {
   const golden::Dtype dtype = bf16 ? golden::Dtype::kBFloat16 : golden::Dtype::kFloat16;
   int ties_checked = 0;
   for (uint32_t bits = 0; bits < 0x7fff; ++bits) {
-    const float low = bf16 ? BFloat16BitsToFloat(static_cast<uint16_t>(bits)) : Float16BitsToFloat(static_cast<uint16_t>(bits));
-    const float high =
-        bf16 ? BFloat16BitsToFloat(static_cast<uint16_t>(bits + 1)) : Float16BitsToFloat(static_cast<uint16_t>(bits + 1));
+    const float low =
+        bf16 ? BFloat16BitsToFloat(static_cast<uint16_t>(bits)) : Float16BitsToFloat(static_cast<uint16_t>(bits));
+    const float high = bf16 ? BFloat16BitsToFloat(static_cast<uint16_t>(bits + 1))
+                            : Float16BitsToFloat(static_cast<uint16_t>(bits + 1));
     if (std::isinf(high) || std::isnan(high)) break;
     const double mid = (static_cast<double>(low) + static_cast<double>(high)) / 2;
     const float tie = static_cast<float>(mid);
@@ -107,10 +109,10 @@ TEST(FloatConvert, OverflowInfinityNanAndZero) {
   EXPECT_EQ(FloatToFloat16Bits(INFINITY), 0x7c00u);
   EXPECT_TRUE(IsNan16(FloatToFloat16Bits(std::nanf("")), false));
   EXPECT_EQ(FloatToFloat16Bits(-0.0f), 0x8000u);
-  EXPECT_EQ(FloatToFloat16Bits(std::ldexp(1.0f, -25)), 0x0000u);                       // tie to even: 0
+  EXPECT_EQ(FloatToFloat16Bits(std::ldexp(1.0f, -25)), 0x0000u);                        // tie to even: 0
   EXPECT_EQ(FloatToFloat16Bits(std::nextafter(std::ldexp(1.0f, -25), 1.0f)), 0x0001u);  // just above
-  EXPECT_EQ(FloatToFloat16Bits(std::ldexp(3.0f, -25)), 0x0002u);                       // 1.5 units: to 2
-  EXPECT_EQ(FloatToBFloat16Bits(BitsToFloat(0x3f818000u)), 0x3f82u);  // a halfway case: to even
+  EXPECT_EQ(FloatToFloat16Bits(std::ldexp(3.0f, -25)), 0x0002u);                        // 1.5 units: to 2
+  EXPECT_EQ(FloatToBFloat16Bits(BitsToFloat(0x3f818000u)), 0x3f82u);                    // a halfway case: to even
   EXPECT_EQ(FloatToBFloat16Bits(BitsToFloat(0x3f808000u)), 0x3f80u);
   EXPECT_EQ(FloatToBFloat16Bits(BitsToFloat(0x7f7fffffu)), 0x7f80u);  // FLT_MAX rounds to inf
   EXPECT_EQ(FloatToBFloat16Bits(-INFINITY), 0xff80u);

@@ -10,8 +10,8 @@ namespace {
 // Runs the probe with the environment settings; returns what it wrote to the chosen stream.
 std::string RunProbe(const std::string& env, bool read_stderr) {
   const std::string redirect = read_stderr ? " 2>&1 1>/dev/null" : " 2>/dev/null";
-  const std::string command = "env -u ASCEND_GLOBAL_LOG_LEVEL -u ASCEND_SLOG_PRINT_TO_STDOUT " + env + " " +
-                              LOG_PROBE + redirect;
+  const std::string command =
+      "env -u ASCEND_GLOBAL_LOG_LEVEL -u ASCEND_SLOG_PRINT_TO_STDOUT " + env + " " + LOG_PROBE + redirect;
   std::string output;
   if (FILE* pipe = popen(command.c_str(), "r")) {
     char buffer[512];

@@ -199,9 +199,9 @@ TEST(Kernel, MatchesTheGoldenForEveryDtypeAndVariant) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> value(-4.0f, 4.0f);
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    const golden::Dtype g = dtype == DType::kFloat32 ? golden::Dtype::kFloat32
-                                                     : (dtype == DType::kFloat16 ? golden::Dtype::kFloat16
-                                                                                 : golden::Dtype::kBFloat16);
+    const golden::Dtype g = dtype == DType::kFloat32
+                                ? golden::Dtype::kFloat32
+                                : (dtype == DType::kFloat16 ? golden::Dtype::kFloat16 : golden::Dtype::kBFloat16);
     for (const Shape& dout_shape : {Shape{33, 17}, Shape{}, Shape{17}}) {
       golden::Tensor predict{g, {33, 17}, {}}, label{g, {1, 17}, {}}, dout{g, dout_shape, {}};
       for (golden::Tensor* t : {&predict, &label, &dout}) {

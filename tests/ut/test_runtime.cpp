@@ -1014,3 +1014,39 @@ TEST(RuntimeDataType, SizesOfEveryType) {
 }
 
 }  // namespace
+
+namespace {
+
+// A synchronous copy between two parts of one allocation (it pins the allocation twice itself).
+TEST(RuntimeMemory, CopyWithinOneAllocation) {
+  support::EnsureRuntime();
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::vector<unsigned char> pattern(128);
+  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<unsigned char>(i * 3 + 1);
+  ASSERT_EQ(aclrtMemcpy(memory, 256, pattern.data(), 128, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  char* base = static_cast<char*>(memory);
+  ASSERT_EQ(aclrtMemcpy(base + 128, 128, base, 128, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(base + 64, 64, base, 64, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);  // overlapping is a move
+  std::vector<unsigned char> back(256);
+  ASSERT_EQ(aclrtMemcpy(back.data(), 256, memory, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  for (size_t i = 0; i < 128; ++i) EXPECT_EQ(back[128 + i], pattern[i]) << i;
+  for (size_t i = 0; i < 64; ++i) EXPECT_EQ(back[64 + i], pattern[i]) << i;
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
+TEST(RuntimeStream, AsyncCopyOnADeadStreamNamesTheCall) {
+  support::EnsureRuntime();
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  unsigned char host[64] = {};
+  EXPECT_EQ(aclrtMemcpyAsync(memory, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, stream), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtMemcpyAsync: stream"), std::string::npos)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
+}  // namespace

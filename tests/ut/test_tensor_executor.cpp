@@ -260,7 +260,8 @@ TEST(Tensor, ZeroDimAndEmptyTensors) {
   aclTensor* empty = aclCreateTensor(dims, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, memory.get());
   ASSERT_NE(empty, nullptr) << aclGetRecentErrMsg();
   EXPECT_EQ(ViewShapeOf(empty), (std::vector<int64_t>{3, 0, 2}));
-  EXPECT_EQ(StridesOf(empty), (std::vector<int64_t>{0, 2, 1}));
+  // Contiguous strides count a zero dim as one (as PyTorch does), so they never collapse to 0.
+  EXPECT_EQ(StridesOf(empty), (std::vector<int64_t>{2, 2, 1}));
   EXPECT_EQ(aclDestroyTensor(empty), ACLNN_SUCCESS);
 }
 
@@ -617,6 +618,40 @@ TEST(Aclnn, InitAndFinalizeSucceed) {
       ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, expected.bits, tensors.out.Read()), "");
+}
+
+}  // namespace
+
+namespace {
+
+// Handles are never reused: after a destroy, a new object never answers to the old handle.
+TEST(Handles, DestroyedHandlesNeverNameALaterObject) {
+  support::EnsureRuntime();
+  const int64_t dims[] = {4};
+  std::vector<aclTensor*> destroyed;
+  for (int i = 0; i < 100; ++i) {
+    aclTensor* t = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr);
+    ASSERT_NE(t, nullptr);
+    ASSERT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+    destroyed.push_back(t);
+  }
+  aclTensor* live = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 7, ACL_FORMAT_ND, dims, 1, nullptr);
+  int64_t offset = 0;
+  for (aclTensor* old : destroyed) {
+    EXPECT_NE(old, live);
+    EXPECT_EQ(aclGetViewOffset(old, &offset), ACLNN_ERR_PARAM_INVALID);
+  }
+  EXPECT_EQ(aclGetViewOffset(live, &offset), ACLNN_SUCCESS);
+  EXPECT_EQ(offset, 7);
+  EXPECT_EQ(aclDestroyTensor(live), ACLNN_SUCCESS);
+
+  aclrtStream first = nullptr, second = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&second), ACL_SUCCESS);
+  EXPECT_NE(first, second);
+  EXPECT_EQ(aclrtSynchronizeStream(first), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
 }
 
 }  // namespace

@@ -40,9 +40,12 @@ kernel::DType ToEngine(aclDataType dtype) {
 // The aclnn API's integer reduction as the definition's string attribute.
 const char* ReductionName(int64_t reduction) {
   switch (reduction) {
-    case 0: return "none";
-    case 1: return "mean";
-    default: return "sum";
+    case 0:
+      return "none";
+    case 1:
+      return "mean";
+    default:
+      return "sum";
   }
 }
 
@@ -63,8 +66,8 @@ kernel::TensorView ToView(const aclTensor& tensor) {
 // True when every element of input (broadcast to out's shape) sits exactly where the out element
 // of the same index does, so computing in place reads each value before overwriting it.
 bool SameElementAddresses(const aclTensor& input, const aclTensor& out) {
-  if (aclDataTypeSize(input.dtype) != aclDataTypeSize(out.dtype) ||
-      ToView(input).data != ToView(out).data || input.view_dims.size() > out.view_dims.size()) {
+  if (aclDataTypeSize(input.dtype) != aclDataTypeSize(out.dtype) || ToView(input).data != ToView(out).data ||
+      input.view_dims.size() > out.view_dims.size()) {
     return false;
   }
   const size_t lead = out.view_dims.size() - input.view_dims.size();
@@ -77,19 +80,33 @@ bool SameElementAddresses(const aclTensor& input, const aclTensor& out) {
   return true;
 }
 
-aclnnStatus Validate(const Param (&inputs)[3], const aclTensor* out, int64_t reduction) {
-  for (const Param& p : inputs) {
+// The four tensors of one call, resolved from their handles.
+struct Tensors {
+  std::shared_ptr<const aclTensor> grad, self, target, out;
+};
+
+aclnnStatus Resolve(const Param (&params)[4], Tensors* tensors) {
+  for (const Param& p : params) {
     if (p.tensor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(p.name) + " is null");
   }
-  if (out == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "out is null");
-  for (const Param& p : {inputs[0], inputs[1], inputs[2], Param{"out", out}}) {
-    if (!IsLiveTensor(p.tensor)) {
-      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(p.name) + " is not a live aclTensor (destroyed, or never created)");
+  std::shared_ptr<const aclTensor>* slots[4] = {&tensors->grad, &tensors->self, &tensors->target, &tensors->out};
+  for (int i = 0; i < 4; ++i) {
+    *slots[i] = FindTensor(params[i].tensor);
+    if (!*slots[i]) {
+      return Fail(ACLNN_ERR_PARAM_INVALID,
+                  std::string(params[i].name) + " is not a live aclTensor (destroyed, or never created)");
     }
   }
-  const aclTensor& self = *inputs[1].tensor;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus Validate(const Tensors& t, int64_t reduction) {
+  const aclTensor& self = *t.self;
+  const aclTensor* out = t.out.get();
+  const Param inputs[3] = {{"gradOutput", t.grad.get()}, {"self", t.self.get()}, {"target", t.target.get()}};
   if (!IsComputeDtype(self.dtype)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, "self dtype " + DataTypeName(self.dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "self dtype " + DataTypeName(self.dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
   }
   for (const Param& p : {inputs[0], inputs[2]}) {
     if (p.tensor->dtype != self.dtype) {
@@ -98,10 +115,12 @@ aclnnStatus Validate(const Param (&inputs)[3], const aclTensor* out, int64_t red
     }
   }
   if (!IsComputeDtype(out->dtype)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, "out dtype " + DataTypeName(out->dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "out dtype " + DataTypeName(out->dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
   }
   if (reduction < 0 || reduction > 2) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, "reduction " + std::to_string(reduction) + " is invalid; expected 0 (none), 1 (mean) or 2 (sum)");
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "reduction " + std::to_string(reduction) + " is invalid; expected 0 (none), 1 (mean) or 2 (sum)");
   }
   for (const Param& p : inputs) {
     if (p.tensor->view_dims.size() > kMaxInputDims) {
@@ -118,9 +137,10 @@ aclnnStatus Validate(const Param (&inputs)[3], const aclTensor* out, int64_t red
   kernel::Shape broadcast;
   std::string why;
   if (!InferShape(inputs[0].tensor->view_dims, self.view_dims, inputs[2].tensor->view_dims, &broadcast, &why)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, "gradOutput " + kernel::ShapeToString(inputs[0].tensor->view_dims) + ", self " +
-                                             kernel::ShapeToString(self.view_dims) + " and target " +
-                                             kernel::ShapeToString(inputs[2].tensor->view_dims) + " do not broadcast: " + why);
+    return Fail(ACLNN_ERR_PARAM_INVALID, "gradOutput " + kernel::ShapeToString(inputs[0].tensor->view_dims) +
+                                             ", self " + kernel::ShapeToString(self.view_dims) + " and target " +
+                                             kernel::ShapeToString(inputs[2].tensor->view_dims) +
+                                             " do not broadcast: " + why);
   }
   if (out->view_dims != broadcast) {
     return Fail(ACLNN_ERR_PARAM_INVALID, "out shape " + kernel::ShapeToString(out->view_dims) +
@@ -129,12 +149,23 @@ aclnnStatus Validate(const Param (&inputs)[3], const aclTensor* out, int64_t red
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
-                             int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  const Param inputs[3] = {{"gradOutput", gradOutput}, {"self", self}, {"target", target}};
+aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self_handle, const aclTensor* target_handle,
+                             int64_t reduction, aclTensor* out_handle, uint64_t* workspaceSize,
+                             aclOpExecutor** executor) {
+  Tensors tensors;
+  if (aclnnStatus status =
+          Resolve({{"gradOutput", grad_handle}, {"self", self_handle}, {"target", target_handle}, {"out", out_handle}},
+                  &tensors)) {
+    return status;
+  }
   if (workspaceSize == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is null");
   if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "executor is null");
-  if (aclnnStatus status = Validate(inputs, out, reduction)) return status;
+  if (aclnnStatus status = Validate(tensors, reduction)) return status;
+  const aclTensor* gradOutput = tensors.grad.get();
+  const aclTensor* self = tensors.self.get();
+  const aclTensor* target = tensors.target.get();
+  const aclTensor* out = tensors.out.get();
+  const Param inputs[3] = {{"gradOutput", gradOutput}, {"self", self}, {"target", target}};
 
   // Memory: every view inside its storage, every storage inside an allocation; out not overlapping itself.
   LaunchSpec spec;
@@ -255,11 +286,9 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTe
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                                      aclrtStream stream) {
-  return aclcpu::Guarded(aclcpu::mse_loss_grad::kApi, static_cast<aclnnStatus>(ACLNN_ERR_INNER),
-                         static_cast<aclnnStatus>(ACLNN_ERR_INNER), [&] {
-                           return aclcpu::LaunchExecutor(aclcpu::mse_loss_grad::kApi, workspace, workspaceSize,
-                                                         executor, stream);
-                         });
+  return aclcpu::Guarded(
+      aclcpu::mse_loss_grad::kApi, static_cast<aclnnStatus>(ACLNN_ERR_INNER), static_cast<aclnnStatus>(ACLNN_ERR_INNER),
+      [&] { return aclcpu::LaunchExecutor(aclcpu::mse_loss_grad::kApi, workspace, workspaceSize, executor, stream); });
 }
 
 }  // extern "C"

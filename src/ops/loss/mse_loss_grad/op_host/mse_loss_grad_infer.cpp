@@ -3,8 +3,8 @@
 namespace aclcpu {
 namespace mse_loss_grad {
 
-bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const kernel::Shape& dout,
-                kernel::Shape* y, std::string* why) {
+bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const kernel::Shape& dout, kernel::Shape* y,
+                std::string* why) {
   return kernel::BroadcastShapes({predict, label, dout}, y, why);
 }
 

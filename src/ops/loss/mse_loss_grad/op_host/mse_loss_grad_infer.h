@@ -11,8 +11,8 @@ namespace aclcpu {
 namespace mse_loss_grad {
 
 // y's shape: the broadcast of predict, label and dout. False (with *why) when they do not broadcast.
-bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const kernel::Shape& dout,
-                kernel::Shape* y, std::string* why);
+bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const kernel::Shape& dout, kernel::Shape* y,
+                std::string* why);
 
 // y's dtype: predict's.
 kernel::DType InferDtype(kernel::DType predict);

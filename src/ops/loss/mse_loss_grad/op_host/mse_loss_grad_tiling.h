@@ -29,7 +29,7 @@ struct TilingPlatform {
 };
 
 struct TilingInput {
-  kernel::TensorView predict, label, dout, y;  // y: shape and strides as stored; dtype must be predict's
+  kernel::TensorView predict, label, dout, y;           // y: shape and strides as stored; dtype must be predict's
   kernel::DType store_dtype = kernel::DType::kFloat32;  // y as written after the fused cast (y.dtype: none)
   std::string reduction = "mean";
   TilingPlatform platform;

@@ -52,17 +52,23 @@ kernel::InnerLoop PickLoop(bool scalar_dout) {
 template <typename T>
 kernel::InnerLoop PickLoop(kernel::DType store, bool scalar_dout) {
   switch (store) {
-    case kernel::DType::kFloat32: return PickLoop<T, float>(scalar_dout);
-    case kernel::DType::kFloat16: return PickLoop<T, Float16>(scalar_dout);
-    default: return PickLoop<T, BFloat16>(scalar_dout);
+    case kernel::DType::kFloat32:
+      return PickLoop<T, float>(scalar_dout);
+    case kernel::DType::kFloat16:
+      return PickLoop<T, Float16>(scalar_dout);
+    default:
+      return PickLoop<T, BFloat16>(scalar_dout);
   }
 }
 
 float LoadScalar(kernel::DType dtype, const char* p) {
   switch (dtype) {
-    case kernel::DType::kFloat32: return kernel::LoadElement<float>(p);
-    case kernel::DType::kFloat16: return kernel::Widen(kernel::LoadElement<Float16>(p));
-    default: return kernel::Widen(kernel::LoadElement<BFloat16>(p));
+    case kernel::DType::kFloat32:
+      return kernel::LoadElement<float>(p);
+    case kernel::DType::kFloat16:
+      return kernel::Widen(kernel::LoadElement<Float16>(p));
+    default:
+      return kernel::Widen(kernel::LoadElement<BFloat16>(p));
   }
 }
 
@@ -74,9 +80,15 @@ void RunKernel(const TilingData& tiling, const char* predict, const char* label,
   LoopContext context{tiling.cof, 0.0f};
   kernel::InnerLoop loop;
   switch (tiling.dtype) {
-    case kernel::DType::kFloat32: loop = PickLoop<float>(tiling.store_dtype, tiling.dout_is_scalar); break;
-    case kernel::DType::kFloat16: loop = PickLoop<Float16>(tiling.store_dtype, tiling.dout_is_scalar); break;
-    default: loop = PickLoop<BFloat16>(tiling.store_dtype, tiling.dout_is_scalar); break;
+    case kernel::DType::kFloat32:
+      loop = PickLoop<float>(tiling.store_dtype, tiling.dout_is_scalar);
+      break;
+    case kernel::DType::kFloat16:
+      loop = PickLoop<Float16>(tiling.store_dtype, tiling.dout_is_scalar);
+      break;
+    default:
+      loop = PickLoop<BFloat16>(tiling.store_dtype, tiling.dout_is_scalar);
+      break;
   }
   char* bases[kernel::kMaxOperands] = {const_cast<char*>(predict), const_cast<char*>(label)};
   if (tiling.dout_is_scalar) {
