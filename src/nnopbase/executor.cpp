@@ -1,7 +1,6 @@
 // aclOpExecutor: the result of phase one. It owns a LaunchSpec; a one-shot executor is released by
 // its launch, a repeatable one by aclDestroyAclOpExecutor. Handles are never reused (HandleTable),
 // so a released executor passed again is an error, never a use of freed memory.
-
 #include <atomic>
 #include <cstdio>
 #include <memory>
