@@ -1,6 +1,8 @@
 #include "elementwise.h"
 
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 namespace aclcpu {
 namespace kernel {
@@ -12,6 +14,7 @@ bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& o
   ElementwisePlan result;
   result.num_operands = count;
   result.numel = Numel(out_shape);
+  for (int i = 0; i < count; ++i) result.element_size[i] = operands[i].element_size;
 
   // Align every operand to the output's dims; broadcast dims get stride 0; drop size-1 dims.
   int rank = 0;
@@ -67,9 +70,55 @@ bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& o
   return true;
 }
 
+namespace {
+
+// Block shape: 64 rows of a staged input cover 4 cache lines of float per column; 64 x 128
+// elements of up to three staged inputs stay well inside L2.
+constexpr int64_t kBlockRows = 64;
+constexpr int64_t kBlockCols = 128;
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Tiles of a blocked plan: every combination of the other dims, a row block and a column block.
+int64_t BlockedTileCount(const ElementwisePlan& plan) {
+  int64_t count = CeilDiv(plan.shape[plan.block_dim], plan.block_rows) * CeilDiv(plan.inner_size(), plan.block_cols);
+  for (int d = 0; d < plan.rank - 1; ++d) {
+    if (d != plan.block_dim) count *= plan.shape[d];
+  }
+  return count;
+}
+
+}  // namespace
+
 void SetTiles(ElementwisePlan* plan, int64_t tile_elems) {
   plan->tile_elems = std::max<int64_t>(tile_elems, 1);
+  if (plan->block_dim >= 0) {
+    plan->num_tiles = plan->numel == 0 ? 0 : BlockedTileCount(*plan);
+    return;
+  }
   plan->num_tiles = plan->numel == 0 ? 0 : (plan->numel + plan->tile_elems - 1) / plan->tile_elems;
+}
+
+bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs) {
+  if (plan->rank < 2) return false;
+  const int inner = plan->rank - 1;
+  int block_dim = -1;
+  uint32_t staged = 0;
+  for (int i = 0; i < num_inputs; ++i) {
+    const int64_t stride = plan->byte_strides[i][inner];
+    if (stride == 0 || stride == plan->element_size[i]) continue;
+    staged |= 1u << i;
+    for (int d = 0; d < inner && block_dim < 0; ++d) {
+      if (plan->byte_strides[i][d] == plan->element_size[i]) block_dim = d;
+    }
+  }
+  if (block_dim < 0) return false;
+  plan->block_dim = block_dim;
+  plan->block_rows = kBlockRows;
+  plan->block_cols = kBlockCols;
+  plan->staged_mask = staged;
+  SetTiles(plan, plan->tile_elems);
+  return true;
 }
 
 void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t first_tile,
@@ -106,18 +155,76 @@ void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, c
   }
 }
 
+void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,
+                     int64_t first_tile, int64_t end_tile) {
+  const int rank = plan.rank;
+  const int inner = rank - 1;
+  const int count = plan.num_operands;
+  const int64_t row_blocks = CeilDiv(plan.shape[plan.block_dim], plan.block_rows);
+  const int64_t col_blocks = CeilDiv(plan.inner_size(), plan.block_cols);
+  // One contiguous block per staged input; blocks of 4-byte elements at most.
+  thread_local std::vector<char> stage;
+  stage.resize(static_cast<size_t>(kMaxOperands * kBlockRows * kBlockCols * 4));
+  int64_t strides[kMaxOperands];
+  for (int i = 0; i < count; ++i) {
+    const bool staged = (plan.staged_mask >> i) & 1u;
+    strides[i] = staged ? plan.element_size[i] : plan.byte_strides[i][inner];
+  }
+  for (int64_t tile = first_tile; tile < end_tile; ++tile) {
+    const int64_t col_block = tile % col_blocks;
+    const int64_t row_block = (tile / col_blocks) % row_blocks;
+    int64_t rest = tile / col_blocks / row_blocks;  // index over the other dims
+    char* block_base[kMaxOperands];
+    for (int i = 0; i < count; ++i) block_base[i] = bases[i];
+    for (int d = inner - 1; d >= 0; --d) {
+      if (d == plan.block_dim) continue;
+      const int64_t coord = rest % plan.shape[d];
+      rest /= plan.shape[d];
+      for (int i = 0; i < count; ++i) block_base[i] += coord * plan.byte_strides[i][d];
+    }
+    const int64_t row0 = row_block * plan.block_rows;
+    const int64_t rows = std::min(plan.block_rows, plan.shape[plan.block_dim] - row0);
+    const int64_t col0 = col_block * plan.block_cols;
+    const int64_t cols = std::min(plan.block_cols, plan.inner_size() - col0);
+    for (int i = 0; i < count; ++i) {
+      block_base[i] += row0 * plan.byte_strides[i][plan.block_dim] + col0 * plan.byte_strides[i][inner];
+    }
+    // Stage: read each staged input along block_dim (its contiguous direction), column by column.
+    for (int i = 0; i < count; ++i) {
+      if (!((plan.staged_mask >> i) & 1u)) continue;
+      char* buffer = stage.data() + i * kBlockRows * kBlockCols * 4;
+      const int64_t size = plan.element_size[i];
+      const int64_t row_step = plan.byte_strides[i][plan.block_dim];
+      for (int64_t c = 0; c < cols; ++c) {
+        const char* source = block_base[i] + c * plan.byte_strides[i][inner];
+        for (int64_t r = 0; r < rows; ++r) std::memcpy(buffer + (r * cols + c) * size, source + r * row_step, size);
+      }
+      block_base[i] = buffer;
+    }
+    char* ptrs[kMaxOperands];
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int i = 0; i < count; ++i) {
+        const bool staged = (plan.staged_mask >> i) & 1u;
+        ptrs[i] = block_base[i] + r * (staged ? cols * plan.element_size[i] : plan.byte_strides[i][plan.block_dim]);
+      }
+      loop(context, cols, ptrs, strides);
+    }
+  }
+}
+
 void RunElementwise(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,
                     ParallelRunner& runner, int parts) {
   if (plan.num_tiles == 0) return;
+  const auto run = plan.block_dim >= 0 ? &RunBlockedTiles : &RunTiles;
   parts = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(parts, plan.num_tiles)));
   if (parts == 1) {
-    RunTiles(plan, bases, loop, context, 0, plan.num_tiles);
+    run(plan, bases, loop, context, 0, plan.num_tiles);
     return;
   }
   runner.Run(parts, [&](int part, int total) {
     const int64_t first = plan.num_tiles * part / total;
     const int64_t end = plan.num_tiles * (part + 1) / total;
-    RunTiles(plan, bases, loop, context, first, end);
+    run(plan, bases, loop, context, first, end);
   });
 }
 

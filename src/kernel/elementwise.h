@@ -27,9 +27,18 @@ struct ElementwisePlan {
   int num_operands = 0;
   int64_t shape[kMaxRank] = {};  // outermost first
   int64_t byte_strides[kMaxOperands][kMaxRank] = {};
+  int64_t element_size[kMaxOperands] = {};
   int64_t numel = 0;
   int64_t tile_elems = 1;  // consecutive output elements per tile
   int64_t num_tiles = 0;
+
+  // Blocked traversal, for inputs read across their layout (e.g. transposed): tiles are blocks of
+  // block_rows along dim block_dim by block_cols along the inner dim; the inputs in staged_mask
+  // are first copied, reading along block_dim, into a contiguous buffer. -1: linear tiles.
+  int block_dim = -1;
+  int64_t block_rows = 0;
+  int64_t block_cols = 0;
+  uint32_t staged_mask = 0;
 
   int64_t inner_size() const { return shape[rank - 1]; }
   int64_t inner_byte_stride(int operand) const { return byte_strides[operand][rank - 1]; }
@@ -42,12 +51,21 @@ bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& o
 // Splits the plan into tiles of at most tile_elems elements (at least 1).
 void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
 
+// Switches the plan to blocked tiles when an input (operands [0, num_inputs)) steps across its
+// memory along the inner dim but runs contiguously along another: reading it row by row would
+// touch a new cache line per element. Returns whether it did.
+bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs);
+
 // The inner loop: n elements; ptrs[i] is operand i's first element, byte_strides[i] its step.
 using InnerLoop = void (*)(const void* context, int64_t n, char* const* ptrs, const int64_t* byte_strides);
 
 // Runs tiles [first_tile, end_tile) on the calling thread. bases[i] is operand i's element 0.
 void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t first_tile,
               int64_t end_tile);
+
+// Runs blocked tiles [first_tile, end_tile) of a plan with block_dim >= 0.
+void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,
+                     int64_t first_tile, int64_t end_tile);
 
 // Runs all tiles, split statically into `parts` contiguous ranges run by runner.
 void RunElementwise(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,

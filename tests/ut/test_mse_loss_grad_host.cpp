@@ -161,7 +161,7 @@ TEST(Tiling, ScheduleModeAndKey) {
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {}, "mean"), &scalar, &error));
   EXPECT_EQ(scalar.mode, mse::ScheduleMode::kContiguous);
   std::set<uint64_t> keys;
-  for (auto mode : {mse::ScheduleMode::kContiguous, mse::ScheduleMode::kBroadcast}) {
+  for (auto mode : {mse::ScheduleMode::kContiguous, mse::ScheduleMode::kBroadcast, mse::ScheduleMode::kBlocked}) {
     for (bool s : {false, true}) {
       for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
         for (DType store : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
@@ -170,7 +170,7 @@ TEST(Tiling, ScheduleModeAndKey) {
       }
     }
   }
-  EXPECT_EQ(keys.size(), 36u);
+  EXPECT_EQ(keys.size(), 54u);
   EXPECT_EQ(flat.tiling_key, mse::TilingKey(mse::ScheduleMode::kContiguous, false, DType::kFloat32, DType::kFloat32));
   EXPECT_NE(flat.tiling_key, scalar.tiling_key);
   EXPECT_NE(flat.tiling_key, broadcast.tiling_key);

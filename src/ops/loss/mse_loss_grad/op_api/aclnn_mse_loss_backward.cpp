@@ -212,7 +212,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
   tiling_input.y.data = ToView(*out).data;
   tiling_input.store_dtype = ToEngine(out->dtype);  // the aclnn layer's cast to out's dtype, fused
   tiling_input.reduction = attrs.reduction;
-  tiling_input.platform = TilingPlatform{HostPlatform().threads, HostPlatform().l2_bytes};
+  tiling_input.platform = TilingPlatform{HostPlatform().threads, HostPlatform().l2_bytes, HostPlatform().llc_bytes};
   TilingData tiling;
   if (!ComputeTiling(tiling_input, &tiling, &why)) return Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   if (LogEnabled(kLogInfo)) {

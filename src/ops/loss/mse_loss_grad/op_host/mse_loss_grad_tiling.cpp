@@ -95,6 +95,12 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     if (stride != 0) bytes_per_element += operands[i].element_size;
   }
   result.mode = flat ? ScheduleMode::kContiguous : ScheduleMode::kBroadcast;
+  if (!flat && kernel::UseBlockedTiles(&result.plan, static_cast<int>(operands.size()) - 1)) {
+    result.mode = ScheduleMode::kBlocked;
+  }
+  const int64_t y_bytes = result.plan.numel * y.element_size;
+  result.stream_stores = y_bytes > input.platform.llc_bytes &&
+                         result.plan.inner_byte_stride(result.plan.num_operands - 1) == y.element_size;
   result.threads = result.plan.numel < kParallelGrain ? 1 : std::max(1, input.platform.threads);
   kernel::SetTiles(&result.plan, ChooseTileElems(result, input.platform, bytes_per_element));
   result.threads = static_cast<int>(std::min<int64_t>(result.threads, std::max<int64_t>(result.plan.num_tiles, 1)));

@@ -20,12 +20,14 @@ bool ReductionFromString(const std::string& text, TilingReduction* reduction);
 enum class ScheduleMode : uint32_t {
   kContiguous = 0,  // one flat run: every operand contiguous (or dout a single value)
   kBroadcast = 1,   // the general N-d loop with strides and broadcast dims
+  kBlocked = 2,     // an input read across its layout (e.g. transposed): blocks, staged inputs
 };
 
 // The platform facts tiling depends on; tests pin them.
 struct TilingPlatform {
   int threads = 1;
   int64_t l2_bytes = 1 << 20;
+  int64_t llc_bytes = 32 << 20;
 };
 
 struct TilingInput {
@@ -43,6 +45,7 @@ struct TilingData {
   ScheduleMode mode = ScheduleMode::kBroadcast;
   kernel::ElementwisePlan plan;  // operands: predict, label, [dout unless scalar], y
   int threads = 1;
+  bool stream_stores = false;  // y larger than the last-level cache: non-temporal stores
   uint64_t tiling_key = 0;
 };
 

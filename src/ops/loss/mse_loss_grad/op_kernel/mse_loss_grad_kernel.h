@@ -14,6 +14,9 @@ namespace mse_loss_grad {
 void RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
                kernel::ParallelRunner& runner);
 
+// The SIMD target the kernel runs with on this CPU (e.g. "AVX2"), for reports and tests.
+const char* ActiveKernelTarget();
+
 }  // namespace mse_loss_grad
 }  // namespace aclcpu
 
