@@ -61,10 +61,12 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
   }
   // Pin every byte range the launch touches, so that aclrtFree waits for the work.
   std::vector<MemoryPin> pins;
+  pins.reserve(spec.memory.size() + 1);
   for (const MemoryRange& range : spec.memory) {
     MemoryPin pin;
     if (range.bytes != 0 && !PinDeviceRange(range.begin, range.bytes, &pin)) {
-      SetRecentError(name + ": the memory of " + range.owner + " is no longer inside a live aclrtMalloc allocation");
+      SetRecentError(name + ": the memory of " + std::string(range.owner) +
+                     " is no longer inside a live aclrtMalloc allocation");
       return ACLNN_ERR_PARAM_INVALID;
     }
     pins.push_back(std::move(pin));

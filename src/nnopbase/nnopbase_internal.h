@@ -35,7 +35,7 @@ ACLCPU_API std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle);
 struct MemoryRange {
   const void* begin;
   uint64_t bytes;
-  std::string owner;  // the parameter it belongs to, for messages
+  const char* owner;  // the parameter it belongs to, for messages (a string literal)
 };
 
 // Everything one launch of an operator needs, owned by its executor.
@@ -60,8 +60,14 @@ struct PlatformFacts {
 };
 ACLCPU_API const PlatformFacts& HostPlatform();
 
-// The process's persistent kernel thread pool (HostPlatform().threads threads, the caller included).
+// The process's persistent kernel thread pool; it grows to KernelThreadCount() threads (the
+// calling thread included).
 ACLCPU_API kernel::ParallelRunner& KernelThreadPool();
+
+// How many threads kernels planned from now on use: HostPlatform().threads unless set. Results do
+// not depend on it. (For benchmarks and tests; programs set ACLNN_CPU_NUM_THREADS.)
+ACLCPU_API int KernelThreadCount();
+ACLCPU_API void SetKernelThreadCount(int threads);
 
 }  // namespace aclcpu
 

@@ -126,32 +126,33 @@ int64_t TensorNumel(const aclTensor& tensor) {
   return kernel::CheckedNumel(tensor.view_dims, &numel) ? numel : INT64_MAX;
 }
 
-aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const aclTensor& tensor, MemoryRange* storage,
+aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor& tensor, MemoryRange* storage,
                               ByteSpan* span) {
-  const std::string who = api + ": " + name;
+  // Messages are built only on failure: this runs on every call.
+  auto who = [&] { return std::string(api) + ": " + name; };
   int64_t numel = 0;
   if (!kernel::CheckedNumel(tensor.view_dims, &numel)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, who + " view " + DimsText(tensor.view_dims) + " has too many elements");
+    return Fail(ACLNN_ERR_PARAM_INVALID, who() + " view " + DimsText(tensor.view_dims) + " has too many elements");
   }
   *span = ByteSpan{};
   if (numel == 0) return ACLNN_SUCCESS;  // nothing is read or written
-  if (tensor.data == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, who + " has a null data pointer");
+  if (tensor.data == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, who() + " has a null data pointer");
   // The last element's index: offset + sum (dim - 1) * stride, all without overflow.
   int64_t last = tensor.offset;
   for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
     int64_t step = 0;
     if (!kernel::CheckedMul(tensor.view_dims[i] - 1, tensor.strides[i], &step) ||
         !kernel::CheckedAdd(last, step, &last)) {
-      return Fail(ACLNN_ERR_PARAM_INVALID, who + " view " + DimsText(tensor.view_dims) + " with strides " +
+      return Fail(ACLNN_ERR_PARAM_INVALID, who() + " view " + DimsText(tensor.view_dims) + " with strides " +
                                                DimsText(tensor.strides) + " overflows int64");
     }
   }
   int64_t storage_numel = 0;
   if (!kernel::CheckedNumel(tensor.storage_dims, &storage_numel)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, who + " storage " + DimsText(tensor.storage_dims) + " overflows int64");
+    return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows int64");
   }
   if (last >= storage_numel) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, who + " view " + DimsText(tensor.view_dims) + " with strides " +
+    return Fail(ACLNN_ERR_PARAM_INVALID, who() + " view " + DimsText(tensor.view_dims) + " with strides " +
                                              DimsText(tensor.strides) + " and offset " + std::to_string(tensor.offset) +
                                              " reaches element " + std::to_string(last) + ", outside its storage " +
                                              DimsText(tensor.storage_dims) + " of " + std::to_string(storage_numel) +
@@ -160,12 +161,12 @@ aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const ac
   const int64_t element_size = static_cast<int64_t>(aclDataTypeSize(tensor.dtype));
   int64_t storage_bytes = 0;
   if (!kernel::CheckedMul(storage_numel, element_size, &storage_bytes)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, who + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");
+    return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");
   }
   if (!PinDeviceRange(tensor.data, static_cast<uint64_t>(storage_bytes), nullptr)) {
     char text[32];
     std::snprintf(text, sizeof text, "%p", tensor.data);
-    return Fail(ACLNN_ERR_PARAM_INVALID, who + " storage at " + text + " of " + std::to_string(storage_bytes) +
+    return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage at " + text + " of " + std::to_string(storage_bytes) +
                                              " bytes is not inside one live aclrtMalloc allocation");
   }
   *storage = MemoryRange{tensor.data, static_cast<uint64_t>(storage_bytes), name};
@@ -175,16 +176,21 @@ aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const ac
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus CheckNoSelfOverlap(const std::string& api, const char* name, const aclTensor& tensor) {
-  // Dims that matter (size > 1), by increasing stride.
+aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTensor& tensor) {
+  // Dims that matter (size > 1), by increasing stride. A view without overlap has at most 63 of
+  // them (each doubles the element count); more is an overlap, found below through stride 0 or
+  // the exact test.
   std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
+  dims.reserve(tensor.view_dims.size());
   for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
     if (tensor.view_dims[i] > 1) dims.emplace_back(tensor.strides[i], tensor.view_dims[i]);
   }
   std::sort(dims.begin(), dims.end());
-  const std::string message = api + ": " + name + " view " + DimsText(tensor.view_dims) + " with strides " +
-                              DimsText(tensor.strides) + " has elements that overlap each other";
-  if (!dims.empty() && dims.front().first == 0) return Fail(ACLNN_ERR_PARAM_INVALID, message);
+  auto message = [&] {
+    return std::string(api) + ": " + name + " view " + DimsText(tensor.view_dims) + " with strides " +
+           DimsText(tensor.strides) + " has elements that overlap each other";
+  };
+  if (!dims.empty() && dims.front().first == 0) return Fail(ACLNN_ERR_PARAM_INVALID, message());
   // Quick test: each stride steps over everything the smaller dims span.
   int64_t span = 0;  // largest index reachable with the dims so far
   bool nested = true;
@@ -195,7 +201,7 @@ aclnnStatus CheckNoSelfOverlap(const std::string& api, const char* name, const a
   if (nested) return ACLNN_SUCCESS;
   const int64_t numel = TensorNumel(tensor);
   if (numel > kExactOverlapLimit) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, message + " (or may: too large to check exactly)");
+    return Fail(ACLNN_ERR_PARAM_INVALID, message() + " (or may: too large to check exactly)");
   }
   // Exact test: enumerate every element's index.
   std::vector<int64_t> indices;
@@ -208,8 +214,9 @@ aclnnStatus CheckNoSelfOverlap(const std::string& api, const char* name, const a
     }
   }
   std::sort(indices.begin(), indices.end());
-  if (std::adjacent_find(indices.begin(), indices.end()) != indices.end())
-    return Fail(ACLNN_ERR_PARAM_INVALID, message);
+  if (std::adjacent_find(indices.begin(), indices.end()) != indices.end()) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, message());
+  }
   return ACLNN_SUCCESS;
 }
 

@@ -28,11 +28,11 @@ struct ByteSpan {
 // Checks a tensor's memory: a non-empty view lies inside its storage (no overflow on the way),
 // and its storage inside one live aclrtMalloc allocation. On success *storage is that storage (not
 // set for an empty tensor) and *span the view's bytes.
-ACLCPU_API aclnnStatus CheckTensorMemory(const std::string& api, const char* name, const aclTensor& tensor,
+ACLCPU_API aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor& tensor,
                                          MemoryRange* storage, ByteSpan* span);
 
 // Rejects a view in which two elements share an address (an output must not).
-ACLCPU_API aclnnStatus CheckNoSelfOverlap(const std::string& api, const char* name, const aclTensor& tensor);
+ACLCPU_API aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTensor& tensor);
 
 }  // namespace aclcpu
 

@@ -2,6 +2,8 @@
 // and copy can be checked against a live allocation, and aclrtFree can wait for queued work.
 #include "memory.h"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +20,7 @@ namespace aclcpu {
 namespace {
 
 constexpr size_t kDeviceAlignment = 64;
+constexpr size_t kHugePage = size_t{2} << 20;
 
 struct Registry {
   std::mutex mutex;

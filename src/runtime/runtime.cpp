@@ -127,7 +127,7 @@ aclError EnqueueOnStream(const char* api, aclrtStream handle, std::function<void
   aclError code = ACL_SUCCESS;
   std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);
   if (!stream) return code;
-  stream->Push(std::move(fn), std::move(pins));
+  stream->Push(std::move(fn), std::move(pins), /*may_run_inline=*/true);
   return ACL_SUCCESS;
 }
 

@@ -60,7 +60,8 @@ ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin);
 // ---- streams ---------------------------------------------------------------------------------
 // Queues fn on stream (nullptr: the default stream) after the work already queued there. pins are
 // released once fn has run. Returns ACL_SUCCESS or the runtime's error code (message set).
-// api names the caller in messages.
+// api names the caller in messages. fn must not block on other work: on an idle stream it may run
+// right away on the calling thread.
 ACLCPU_API aclError EnqueueOnStream(const char* api, aclrtStream stream, std::function<void()> fn,
                                     std::vector<MemoryPin> pins);
 

@@ -21,7 +21,9 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
-  void Push(std::function<void()> fn, std::vector<MemoryPin> pins);
+  // Queues fn after the work already queued. When the stream is idle and may_run_inline, runs fn
+  // right away on the calling thread instead (the order is the same; a hand-off is saved).
+  void Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool may_run_inline = false);
   // Waits until everything queued before the call has run.
   void Synchronize();
 
@@ -39,6 +41,8 @@ class Stream {
   uint64_t pushed_ = 0;
   uint64_t finished_ = 0;
   bool stopping_ = false;
+  bool running_ = false;  // a task is running (on the worker, or inline on a caller)
+  int waiters_ = 0;       // threads in Synchronize
   std::thread worker_;
 };
 

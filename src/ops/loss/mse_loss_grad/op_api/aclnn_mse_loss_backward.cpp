@@ -169,6 +169,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
 
   // Memory: every view inside its storage, every storage inside an allocation; out not overlapping itself.
   LaunchSpec spec;
+  spec.memory.reserve(4);
   ByteSpan spans[3];
   ByteSpan out_span;
   MemoryRange range;
@@ -212,7 +213,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
   tiling_input.y.data = ToView(*out).data;
   tiling_input.store_dtype = ToEngine(out->dtype);  // the aclnn layer's cast to out's dtype, fused
   tiling_input.reduction = attrs.reduction;
-  tiling_input.platform = TilingPlatform{HostPlatform().threads, HostPlatform().l2_bytes, HostPlatform().llc_bytes};
+  tiling_input.platform = TilingPlatform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
   TilingData tiling;
   if (!ComputeTiling(tiling_input, &tiling, &why)) return Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   if (LogEnabled(kLogInfo)) {

@@ -50,7 +50,7 @@ struct TilingData {
 };
 
 // Below this many elements a launch stays on one thread.
-constexpr int64_t kParallelGrain = 16384;
+constexpr int64_t kParallelGrain = 65536;
 
 // Fills *data, or returns false with *error naming what is wrong.
 bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* error);

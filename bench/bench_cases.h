@@ -1,0 +1,34 @@
+// The benchmark's shared declarations: the bandwidth-limit kernels and the PyTorch reference.
+#ifndef ACLNN_CPU_BENCH_BENCH_CASES_H_
+#define ACLNN_CPU_BENCH_BENCH_CASES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// Reads three float arrays of n elements and writes a fourth, on `threads` threads: the plain loop
+// and the same loop with streaming (non-temporal) stores.
+void LimitPlain(const float* a, const float* b, const float* c, float* out, int64_t n, int threads);
+void LimitStreaming(const float* a, const float* b, const float* c, float* out, int64_t n, int threads);
+
+// PyTorch's mse_loss_backward_out (reduction mean) on FLOAT tensors of the given shapes; self may be
+// a transposed view. Prepare once, run many times.
+class TorchCase {
+ public:
+  TorchCase(const std::vector<int64_t>& grad, const std::vector<int64_t>& self, bool self_transposed,
+            const std::vector<int64_t>& target, int threads);
+  ~TorchCase();
+  void Run();
+  static bool Available();
+  static std::string Version();
+
+ private:
+  struct State;
+  State* state_;
+};
+
+}  // namespace bench
+
+#endif  // ACLNN_CPU_BENCH_BENCH_CASES_H_

@@ -1,0 +1,44 @@
+// PyTorch's CPU kernel for the same computation, for the comparison columns.
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/version.h>
+
+#include "bench_cases.h"
+
+namespace bench {
+
+struct TorchCase::State {
+  at::Tensor grad, self, target, out;
+  int threads;
+};
+
+TorchCase::TorchCase(const std::vector<int64_t>& grad, const std::vector<int64_t>& self, bool self_transposed,
+                     const std::vector<int64_t>& target, int threads)
+    : state_(new State) {
+  const auto options = at::TensorOptions().dtype(at::kFloat);
+  state_->grad = at::rand(grad, options);
+  if (self_transposed) {  // the same shape, stored column-major
+    state_->self = at::rand({self[1], self[0]}, options).t();
+  } else {
+    state_->self = at::rand(self, options);
+  }
+  state_->target = at::rand(target, options);
+  state_->out = at::empty(at::infer_size(at::infer_size(grad, self), target), options);
+  state_->threads = threads;
+}
+
+TorchCase::~TorchCase() { delete state_; }
+
+void TorchCase::Run() {
+  static int current_threads = -1;  // set_num_threads is not free: only on a change
+  if (current_threads != state_->threads) {
+    at::set_num_threads(state_->threads);
+    current_threads = state_->threads;
+  }
+  at::mse_loss_backward_out(state_->out, state_->grad, state_->self, state_->target, at::Reduction::Mean);
+}
+
+bool TorchCase::Available() { return true; }
+std::string TorchCase::Version() { return TORCH_VERSION; }
+
+}  // namespace bench
