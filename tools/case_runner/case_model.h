@@ -45,8 +45,9 @@ struct Case {
   bool enabled = true;
   TensorSpec inputs[3];
 
-  // Kernel level: the string attribute (empty: the definition's default), and the expected output
-  // from the table (checked against infer shape / infer dtype when present).
+  // Kernel level: the string attribute (when absent: the definition's default), and the expected
+  // output from the table (checked against infer shape / infer dtype when present).
+  bool has_reduction = false;
   std::string reduction;
   bool has_output_shape = false, has_output_dtype = false;
   std::vector<int64_t> output_shape;

@@ -66,7 +66,7 @@ class Parser {
   }
 
   bool ParseValue(Value* value, int depth) {
-    if (depth > kMaxDepth) return Fail(pos_, "nested more than 64 deep");
+    if (depth >= kMaxDepth) return Fail(pos_, "nested more than 64 deep");
     value->offset = pos_;
     if (AtEnd()) return Fail(pos_, "expected a value, found the end");
     const char c = Peek();

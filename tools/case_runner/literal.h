@@ -16,8 +16,8 @@ struct Value {
   Kind kind = Kind::kNull;
   bool boolean = false;
   int64_t integer = 0;
-  double number = 0.0;  // kFloat
-  std::string text;     // kString
+  double number = 0.0;                                // kFloat
+  std::string text;                                   // kString
   std::vector<Value> items;                           // kList: a JSON array, a Python list or tuple
   std::vector<std::pair<std::string, Value>> fields;  // kDict, in file order, keys unique
   size_t offset = 0;                                  // where the value starts in the parsed text

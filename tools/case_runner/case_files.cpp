@@ -1,0 +1,521 @@
+#include "case_files.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "literal.h"
+
+namespace case_runner {
+namespace {
+
+using Kind = Value::Kind;
+
+constexpr size_t kMaxRank = 64;  // a bound for reading only; the operator itself decides what it accepts
+
+// Dtype names per format, in the order of Dtype.
+const char* const kCsvDtypes[3] = {"float32", "float16", "bfloat16"};
+const char* const kJsonDtypes[3] = {"fp32", "fp16", "bf16"};
+// Input names per format, in the order of Role.
+const char* const kCsvInputs[3] = {"predict", "label", "dout"};
+const char* const kJsonInputs[3] = {"self", "target", "gradOutput"};
+
+std::string Trim(const std::string& text) {
+  const char* space = " \t\r";
+  const size_t first = text.find_first_not_of(space);
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+// Every message about a case names its field: "field F: what".
+bool FieldError(const std::string& field, const std::string& what, std::string* error) {
+  *error = "field " + field + ": " + what;
+  return false;
+}
+
+bool ToDtype(const std::string& name, const char* const (&names)[3], Dtype* dtype) {
+  for (int i = 0; i < 3; ++i) {
+    if (name == names[i]) {
+      *dtype = static_cast<Dtype>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string UnknownDtype(const std::string& name, const char* const (&names)[3]) {
+  return "unknown dtype \"" + name + "\"; expected " + names[0] + ", " + names[1] + " or " + names[2];
+}
+
+// A list of non-negative integer dims whose product stays within kMaxElements.
+bool ToShape(const Value& value, std::vector<int64_t>* shape, std::string* why) {
+  if (value.kind != Kind::kList) {
+    *why = "a shape must be a list of dims";
+    return false;
+  }
+  if (value.items.size() > kMaxRank) {
+    *why = "more than " + std::to_string(kMaxRank) + " dims";
+    return false;
+  }
+  shape->clear();
+  bool empty = false;
+  for (const Value& dim : value.items) {
+    if (dim.kind != Kind::kInt || dim.integer < 0) {
+      *why = "dims must be non-negative integers";
+      return false;
+    }
+    shape->push_back(dim.integer);
+    empty = empty || dim.integer == 0;
+  }
+  int64_t numel = 1;
+  for (int64_t dim : *shape) {
+    if (empty) break;
+    if (dim > kMaxElements / numel) {
+      *why = "more than 2^28 elements, the runner's limit per tensor";
+      return false;
+    }
+    numel *= dim;
+  }
+  return true;
+}
+
+bool IsString(const Value& value, const char* text) { return value.kind == Kind::kString && value.text == text; }
+
+// The value-range forms of CASES.md §2, shared by both formats.
+bool ToRange(const Value& value, ValueRange* range, std::string* why) {
+  using R = ValueRange::Kind;
+  const size_t n = value.kind == Kind::kList ? value.items.size() : 0;
+  if (value.IsNumber() && value.AsDouble() == 0.0) {
+    range->kind = R::kZeros;
+  } else if (IsString(value, "nan") || (n == 1 && IsString(value.items[0], "nan"))) {
+    range->kind = R::kNan;
+  } else if (n == 1 && IsString(value.items[0], "inf")) {
+    range->kind = R::kPosInf;
+  } else if (n == 1 && IsString(value.items[0], "-inf")) {
+    range->kind = R::kNegInf;
+  } else if (n == 2 && ((IsString(value.items[0], "-inf") && IsString(value.items[1], "inf")) ||
+                        (IsString(value.items[0], "inf") && IsString(value.items[1], "-inf")))) {
+    range->kind = R::kMixedInf;
+  } else if (n == 2 && value.items[0].IsNumber() && value.items[1].IsNumber()) {
+    range->kind = R::kUniform;
+    range->lo = value.items[0].AsDouble();
+    range->hi = value.items[1].AsDouble();
+    if (range->lo > range->hi) {
+      *why = "the low end of [lo, hi] is above the high end";
+      return false;
+    }
+  } else {
+    *why = "expected [lo, hi], 0, \"nan\", [\"nan\"], [\"inf\"], [\"-inf\"] or [\"-inf\", \"inf\"]";
+    return false;
+  }
+  return true;
+}
+
+// ---- CSV ----------------------------------------------------------------------------------
+
+struct CsvColumns {
+  int name = -1, op = -1, shapes = -1, dtypes = -1, out_shapes = -1, out_dtypes = -1, attrs = -1, ranges = -1,
+      enabled = -1;
+};
+
+bool ParsePythonField(const std::string& text, const char* field, Value* value, std::string* error) {
+  std::string why;
+  if (!ParseLiteral(text, Dialect::kPython, value, &why)) return FieldError(field, why, error);
+  return true;
+}
+
+// A dtype field: one name, or a tuple of names.
+bool ParseCsvDtypes(const std::string& text, const char* field, std::vector<Dtype>* dtypes, std::string* error) {
+  Value value;
+  if (!ParsePythonField(text, field, &value, error)) return false;
+  std::vector<const Value*> names;
+  if (value.kind == Kind::kString) names.push_back(&value);
+  for (const Value& item : value.items) names.push_back(&item);
+  if (names.empty()) return FieldError(field, "expected a tuple of dtype names such as ('float16',)", error);
+  for (const Value* name : names) {
+    Dtype dtype;
+    if (name->kind != Kind::kString) return FieldError(field, "dtype names must be strings", error);
+    if (!ToDtype(name->text, kCsvDtypes, &dtype)) return FieldError(field, UnknownDtype(name->text, kCsvDtypes), error);
+    dtypes->push_back(dtype);
+  }
+  return true;
+}
+
+bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, Case* c, std::string* error) {
+  auto get = [&fields](int index) { return index < 0 ? std::string() : Trim(fields[static_cast<size_t>(index)]); };
+  c->name = get(col.name);
+  if (c->name.empty()) return FieldError("testcase_name", "empty", error);
+  // A disabled row is skipped without reading further: its other fields may be placeholders.
+  const std::string enabled = get(col.enabled);
+  if (enabled == "0") {
+    c->enabled = false;
+    return true;
+  }
+  if (!enabled.empty() && enabled != "1") return FieldError("is_enabled", "\"" + enabled + "\" is not 0 or 1", error);
+  const std::string op = get(col.op);
+  if (!op.empty() && op != "mse_loss_grad" && op != "MseLossGrad") {
+    return FieldError("op_name", "\"" + op + "\" is not mse_loss_grad, the one operator this runner runs", error);
+  }
+
+  Value shapes;
+  if (get(col.shapes).empty()) return FieldError("input_shapes", "empty", error);
+  if (!ParsePythonField(get(col.shapes), "input_shapes", &shapes, error)) return false;
+  if (shapes.kind != Kind::kList || shapes.items.size() != 3) {
+    return FieldError("input_shapes", "expected 3 shapes (predict, label, dout)", error);
+  }
+  std::vector<Dtype> dtypes;
+  if (get(col.dtypes).empty()) return FieldError("input_dtypes", "empty", error);
+  if (!ParseCsvDtypes(get(col.dtypes), "input_dtypes", &dtypes, error)) return false;
+  if (dtypes.size() != 1 && dtypes.size() != 3) {
+    return FieldError("input_dtypes", "expected one dtype for all inputs or one per input", error);
+  }
+  for (int i = 0; i < 3; ++i) {
+    TensorSpec& input = c->inputs[i];
+    input.name = kCsvInputs[i];
+    input.dtype = dtypes[dtypes.size() == 1 ? 0 : static_cast<size_t>(i)];
+    std::string why;
+    if (!ToShape(shapes.items[static_cast<size_t>(i)], &input.shape, &why)) {
+      return FieldError("input_shapes", input.name + ": " + why, error);
+    }
+  }
+
+  if (!get(col.out_shapes).empty()) {
+    Value value;
+    if (!ParsePythonField(get(col.out_shapes), "output_shapes", &value, error)) return false;
+    std::string why;
+    if (value.kind != Kind::kList || value.items.size() != 1) {
+      return FieldError("output_shapes", "expected one shape, such as ((32, 8),)", error);
+    }
+    if (!ToShape(value.items[0], &c->output_shape, &why)) return FieldError("output_shapes", why, error);
+    c->has_output_shape = true;
+  }
+  if (!get(col.out_dtypes).empty()) {
+    std::vector<Dtype> out;
+    if (!ParseCsvDtypes(get(col.out_dtypes), "output_dtypes", &out, error)) return false;
+    if (out.size() != 1) return FieldError("output_dtypes", "expected one dtype", error);
+    c->output_dtype = out[0];
+    c->has_output_dtype = true;
+  }
+
+  if (!get(col.attrs).empty()) {
+    Value attrs;
+    if (!ParsePythonField(get(col.attrs), "attributes", &attrs, error)) return false;
+    if (attrs.kind != Kind::kDict)
+      return FieldError("attributes", "expected a dict such as {'reduction': 'mean'}", error);
+    if (const Value* reduction = attrs.Find("reduction")) {  // other keys do not concern this operator
+      if (reduction->kind != Kind::kString) return FieldError("attributes", "reduction must be a string", error);
+      c->has_reduction = true;
+      c->reduction = reduction->text;
+    }
+  }
+
+  // Empty: the runner's default. Three entries: one range per input; anything else: one for all.
+  for (TensorSpec& input : c->inputs) input.range = ValueRange{ValueRange::Kind::kUniform, kDefaultLo, kDefaultHi};
+  if (!get(col.ranges).empty()) {
+    Value ranges;
+    if (!ParsePythonField(get(col.ranges), "input_data_ranges", &ranges, error)) return false;
+    const bool per_input = ranges.kind == Kind::kList && ranges.items.size() == 3;
+    for (size_t i = 0; i < 3; ++i) {
+      std::string why;
+      if (!ToRange(per_input ? ranges.items[i] : ranges, &c->inputs[i].range, &why)) {
+        return FieldError("input_data_ranges", (per_input ? c->inputs[i].name + ": " : std::string()) + why, error);
+      }
+    }
+  }
+  return true;
+}
+
+// ---- JSON ---------------------------------------------------------------------------------
+
+// An integer attribute: one value, or [lo, hi] meaning every integer in between.
+bool ToIntegerRuns(const Value& value, Case* c, std::string* why) {
+  if (value.kind == Kind::kInt) {
+    c->reductions = {value.integer};
+    return true;
+  }
+  if (value.kind == Kind::kList && value.items.size() == 2 && value.items[0].kind == Kind::kInt &&
+      value.items[1].kind == Kind::kInt) {
+    const int64_t lo = value.items[0].integer, hi = value.items[1].integer;
+    if (lo > hi) {
+      *why = "the low end of [lo, hi] is above the high end";
+      return false;
+    }
+    if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) >= static_cast<uint64_t>(kMaxRangeRuns)) {
+      *why = "more than " + std::to_string(kMaxRangeRuns) + " values";
+      return false;
+    }
+    for (int64_t v = lo;; ++v) {
+      c->reductions.push_back(v);
+      if (v == hi) break;
+    }
+    c->reduction_is_range = true;
+    return true;
+  }
+  *why = "expected an integer or [lo, hi] of integers";
+  return false;
+}
+
+bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
+  if (item.kind != Kind::kDict) {
+    *error = "the case is not a JSON object";
+    return false;
+  }
+  const Value* name = item.Find("name");
+  if (name == nullptr || name->kind != Kind::kString || name->text.empty()) {
+    return FieldError("name", "missing, or not a non-empty string", error);
+  }
+  c->name = name->text;
+  if (const Value* api = item.Find("aclnn_name")) {
+    if (!IsString(*api, "MseLossBackward")) {
+      return FieldError("aclnn_name", "expected \"MseLossBackward\", the one API this runner runs", error);
+    }
+  }
+  const Value* inputs = item.Find("inputs");
+  if (inputs == nullptr || inputs->kind != Kind::kList) return FieldError("inputs", "missing, or not a list", error);
+  bool seen[3] = {false, false, false};
+  bool seen_reduction = false;
+  for (size_t i = 0; i < inputs->items.size(); ++i) {
+    const Value& input = inputs->items[i];
+    const std::string at = "inputs[" + std::to_string(i) + "]";
+    std::string why;
+    if (input.kind != Kind::kDict) return FieldError(at, "not an object", error);
+    const Value* input_name = input.Find("name");
+    const Value* type = input.Find("type");
+    const Value* range = input.Find("range_values");
+    if (input_name == nullptr || input_name->kind != Kind::kString) {
+      return FieldError(at + ".name", "missing, or not a string", error);
+    }
+    if (type == nullptr || type->kind != Kind::kString)
+      return FieldError(at + ".type", "missing, or not a string", error);
+    if (type->text == "attr") {
+      if (input_name->text != "reduction") {
+        return FieldError(at + ".name", "unknown attr \"" + input_name->text + "\"; the API has only reduction", error);
+      }
+      if (seen_reduction) return FieldError(at + ".name", "reduction is listed twice", error);
+      seen_reduction = true;
+      if (range == nullptr) return FieldError(at + ".range_values", "missing", error);
+      if (!ToIntegerRuns(*range, c, &why)) return FieldError(at + ".range_values", why, error);
+      continue;
+    }
+    if (type->text != "tensor") return FieldError(at + ".type", "\"" + type->text + "\" is not tensor or attr", error);
+    int role = -1;
+    for (int r = 0; r < 3; ++r) role = input_name->text == kJsonInputs[r] ? r : role;
+    if (role < 0) {
+      return FieldError(
+          at + ".name",
+          "unknown tensor \"" + input_name->text + "\"; expected self, target or gradOutput (out is not listed)",
+          error);
+    }
+    if (seen[role]) return FieldError(at + ".name", input_name->text + " is listed twice", error);
+    seen[role] = true;
+    TensorSpec& tensor = c->inputs[role];
+    tensor.name = input_name->text;
+    const Value* dtype = input.Find("dtype");
+    if (dtype == nullptr || dtype->kind != Kind::kString) {
+      return FieldError(at + ".dtype", "missing, or not a string", error);
+    }
+    if (!ToDtype(dtype->text, kJsonDtypes, &tensor.dtype)) {
+      return FieldError(at + ".dtype", UnknownDtype(dtype->text, kJsonDtypes), error);
+    }
+    const Value* shape = input.Find("shape");
+    if (shape == nullptr) return FieldError(at + ".shape", "missing", error);
+    if (!ToShape(*shape, &tensor.shape, &why)) return FieldError(at + ".shape", why, error);
+    if (range == nullptr) return FieldError(at + ".range_values", "missing", error);
+    if (!ToRange(*range, &tensor.range, &why)) return FieldError(at + ".range_values", why, error);
+  }
+  for (int r = 0; r < 3; ++r) {
+    if (!seen[r]) return FieldError("inputs", std::string("no ") + kJsonInputs[r] + " tensor", error);
+  }
+  if (!seen_reduction) return FieldError("inputs", "no reduction attr", error);
+  return true;
+}
+
+size_t LineOf(const std::string& text, size_t offset) {
+  size_t line = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n' ? 1 : 0;
+  return line;
+}
+
+size_t SkipBom(const std::string& text) { return text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0; }
+
+}  // namespace
+
+const char* DtypeName(Dtype dtype) { return kCsvDtypes[static_cast<int>(dtype)]; }
+
+bool SplitCsvLine(const std::string& line, std::vector<std::string>* fields, std::string* error) {
+  fields->clear();
+  size_t i = 0;
+  const size_t n = line.size();
+  for (;;) {
+    std::string field;
+    size_t start = i;
+    while (start < n && (line[start] == ' ' || line[start] == '\t')) ++start;
+    if (start < n && line[start] == '"') {
+      i = start + 1;
+      for (;;) {
+        if (i >= n) {
+          *error = "field " + std::to_string(fields->size() + 1) + ": unterminated quote";
+          return false;
+        }
+        const char c = line[i++];
+        if (c != '"') {
+          field.push_back(c);
+        } else if (i < n && line[i] == '"') {  // "" is one quote
+          field.push_back('"');
+          ++i;
+        } else {
+          break;
+        }
+      }
+      while (i < n && (line[i] == ' ' || line[i] == '\t')) ++i;
+      if (i < n && line[i] != ',') {
+        *error = "field " + std::to_string(fields->size() + 1) + ": text after the closing quote";
+        return false;
+      }
+    } else {
+      while (i < n && line[i] != ',') field.push_back(line[i++]);
+    }
+    fields->push_back(std::move(field));
+    if (i >= n) return true;
+    ++i;  // the comma
+  }
+}
+
+FileFormat DetectFormat(const std::string& text) {
+  size_t i = SkipBom(text);
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
+  if (i < text.size() && text[i] == '[') return FileFormat::kJson;
+  const size_t end = text.find('\n', i);
+  std::vector<std::string> fields;
+  std::string why;
+  if (!SplitCsvLine(text.substr(i, end == std::string::npos ? std::string::npos : end - i), &fields, &why)) {
+    return FileFormat::kUnknown;
+  }
+  for (const std::string& field : fields) {
+    if (Trim(field) == "testcase_name") return FileFormat::kCsv;
+  }
+  return FileFormat::kUnknown;
+}
+
+bool ParseCsvCases(const std::string& text, const std::string& path, std::vector<Case>* cases, std::string* error) {
+  std::vector<std::string> lines;
+  for (size_t start = SkipBom(text); start <= text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(std::move(line));
+    start = end + 1;
+  }
+  size_t header = 0;
+  while (header < lines.size() && Trim(lines[header]).empty()) ++header;
+  std::vector<std::string> names;
+  std::string why;
+  if (header == lines.size()) {
+    *error = path + ": no header line";
+    return false;
+  }
+  const std::string header_at = path + " line " + std::to_string(header + 1);
+  if (!SplitCsvLine(lines[header], &names, &why)) {
+    *error = header_at + ": header: " + why;
+    return false;
+  }
+  CsvColumns col;
+  const std::pair<const char*, int*> known[] = {{"testcase_name", &col.name},       {"op_name", &col.op},
+                                                {"input_shapes", &col.shapes},      {"input_dtypes", &col.dtypes},
+                                                {"output_shapes", &col.out_shapes}, {"output_dtypes", &col.out_dtypes},
+                                                {"attributes", &col.attrs},         {"input_data_ranges", &col.ranges},
+                                                {"is_enabled", &col.enabled}};
+  for (size_t i = 0; i < names.size(); ++i) {
+    for (const auto& k : known) {
+      if (Trim(names[i]) == k.first && *k.second < 0) *k.second = static_cast<int>(i);
+    }
+  }
+  for (const auto& required : {std::make_pair("testcase_name", col.name), std::make_pair("input_shapes", col.shapes),
+                               std::make_pair("input_dtypes", col.dtypes)}) {
+    if (required.second < 0) {
+      *error = header_at + ": the header has no " + required.first + " column";
+      return false;
+    }
+  }
+  for (size_t l = header + 1; l < lines.size(); ++l) {
+    if (Trim(lines[l]).empty()) continue;
+    Case c;
+    c.level = Case::Level::kKernel;
+    c.where = path + " line " + std::to_string(l + 1);
+    std::vector<std::string> fields;
+    if (!SplitCsvLine(lines[l], &fields, &why)) {
+      c.error = why;
+    } else if (fields.size() != names.size()) {
+      c.error = "the row has " + std::to_string(fields.size()) + " fields, the header " + std::to_string(names.size());
+      if (static_cast<size_t>(col.name) < fields.size()) c.name = Trim(fields[static_cast<size_t>(col.name)]);
+    } else if (!ParseCsvRow(fields, col, &c, &why)) {
+      c.error = why;
+    }
+    cases->push_back(std::move(c));
+  }
+  return true;
+}
+
+bool ParseJsonCases(const std::string& text, const std::string& path, std::vector<Case>* cases, std::string* error) {
+  Value root;
+  std::string why;
+  if (!ParseLiteral(text, Dialect::kJson, &root, &why)) {
+    *error = path + ": JSON: " + why;
+    return false;
+  }
+  if (root.kind != Kind::kList) {
+    *error = path + ": the top level is not a JSON array of cases";
+    return false;
+  }
+  for (size_t k = 0; k < root.items.size(); ++k) {
+    const Value& item = root.items[k];
+    Case c;
+    c.level = Case::Level::kApi;
+    std::string id = "at index " + std::to_string(k);
+    const Value* id_value = item.kind == Kind::kDict ? item.Find("id") : nullptr;
+    if (id_value != nullptr && id_value->kind == Kind::kInt) id = "id " + std::to_string(id_value->integer);
+    if (id_value != nullptr && id_value->kind == Kind::kString) id = "id \"" + id_value->text + "\"";
+    c.where = path + " case " + id + " at line " + std::to_string(LineOf(text, item.offset));
+    if (!ParseJsonCase(item, &c, &why)) c.error = why;
+    cases->push_back(std::move(c));
+  }
+  return true;
+}
+
+bool ParseCaseText(const std::string& text, const std::string& path, std::vector<Case>* cases, std::string* error) {
+  const std::string body = text.substr(SkipBom(text));
+  switch (DetectFormat(body)) {
+    case FileFormat::kJson:
+      return ParseJsonCases(body, path, cases, error);
+    case FileFormat::kCsv:
+      return ParseCsvCases(body, path, cases, error);
+    default:
+      *error = path + ": not a case file: neither a JSON array nor a CSV table whose header has a testcase_name column";
+      return false;
+  }
+}
+
+bool LoadCaseFile(const std::string& path, std::vector<Case>* cases, std::string* error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *error = path + ": is a directory, not a case file";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    *error = path + ": cannot read";
+    return false;
+  }
+  return ParseCaseText(text.str(), path, cases, error);
+}
+
+}  // namespace case_runner
