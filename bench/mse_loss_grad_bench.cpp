@@ -2,7 +2,7 @@
 // call it) against the bandwidth-limit kernel and PyTorch, case by case, interleaved in one
 // process; prints a markdown table of medians and ratios at the end.
 //
-//   aclnn_bench [--quick] [google benchmark flags]
+//   aclnn_bench [--quick] [google benchmark flags] > table.md     (progress goes to stderr)
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <random>
@@ -273,7 +274,9 @@ int main(int argc, char** argv) {
     }
   }
   benchmark::Initialize(&count, args.data());
-  TableReporter reporter;
+  TableReporter reporter;  // progress on stderr; the table alone on stdout
+  reporter.SetOutputStream(&std::cerr);
+  reporter.SetErrorStream(&std::cerr);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   std::printf("\nSIMD target: %s; threads: %d; PyTorch: %s\n", aclcpu::mse_loss_grad::ActiveKernelTarget(), all_threads,
               bench::TorchCase::Version().c_str());
