@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace aclcpu {
 namespace kernel {
@@ -48,13 +49,14 @@ int64_t Numel(const Shape& shape) {
   return count;
 }
 
-bool BroadcastShapes(const std::vector<Shape>& shapes, Shape* result, std::string* why) {
+bool BroadcastShapes(const Shape* const* shapes, size_t count, Shape* result, std::string* why) {
   size_t rank = 0;
-  for (const Shape& shape : shapes) rank = std::max(rank, shape.size());
+  for (size_t i = 0; i < count; ++i) rank = std::max(rank, shapes[i]->size());
   Shape out(rank, 1);
   for (size_t k = 0; k < rank; ++k) {  // k counts from the innermost dim
     int64_t& merged = out[rank - 1 - k];
-    for (const Shape& shape : shapes) {
+    for (size_t i = 0; i < count; ++i) {
+      const Shape& shape = *shapes[i];
       if (k >= shape.size()) continue;
       const int64_t dim = shape[shape.size() - 1 - k];
       if (dim == merged || dim == 1) continue;
@@ -68,8 +70,14 @@ bool BroadcastShapes(const std::vector<Shape>& shapes, Shape* result, std::strin
       merged = dim;
     }
   }
-  *result = out;
+  *result = std::move(out);
   return true;
+}
+
+bool BroadcastShapes(const std::vector<Shape>& shapes, Shape* result, std::string* why) {
+  std::vector<const Shape*> pointers;
+  for (const Shape& shape : shapes) pointers.push_back(&shape);
+  return BroadcastShapes(pointers.data(), pointers.size(), result, why);
 }
 
 }  // namespace kernel

@@ -27,6 +27,8 @@ int64_t Numel(const Shape& shape);
 // NumPy broadcasting: align on the right; a dim of 1 stretches to the other. On failure *why says
 // which dims disagree.
 bool BroadcastShapes(const std::vector<Shape>& shapes, Shape* result, std::string* why);
+// The same over `count` shapes given by pointer (no copies: this runs on every call).
+bool BroadcastShapes(const Shape* const* shapes, size_t count, Shape* result, std::string* why);
 
 }  // namespace kernel
 }  // namespace aclcpu

@@ -100,7 +100,8 @@ aclnnStatus Resolve(const Param (&params)[4], Tensors* tensors) {
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus Validate(const Tensors& t, int64_t reduction) {
+// On success *broadcast is the shape the three inputs broadcast to (out's).
+aclnnStatus Validate(const Tensors& t, int64_t reduction, kernel::Shape* broadcast) {
   const aclTensor& self = *t.self;
   const aclTensor* out = t.out.get();
   const Param inputs[3] = {{"gradOutput", t.grad.get()}, {"self", t.self.get()}, {"target", t.target.get()}};
@@ -134,17 +135,16 @@ aclnnStatus Validate(const Tensors& t, int64_t reduction) {
                                                " is a private NPU layout; use ND (or a plain layout read as ND)");
     }
   }
-  kernel::Shape broadcast;
   std::string why;
-  if (!InferShape(inputs[0].tensor->view_dims, self.view_dims, inputs[2].tensor->view_dims, &broadcast, &why)) {
+  if (!InferShape(inputs[0].tensor->view_dims, self.view_dims, inputs[2].tensor->view_dims, broadcast, &why)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, "gradOutput " + kernel::ShapeToString(inputs[0].tensor->view_dims) +
                                              ", self " + kernel::ShapeToString(self.view_dims) + " and target " +
                                              kernel::ShapeToString(inputs[2].tensor->view_dims) +
                                              " do not broadcast: " + why);
   }
-  if (out->view_dims != broadcast) {
+  if (out->view_dims != *broadcast) {
     return Fail(ACLNN_ERR_PARAM_INVALID, "out shape " + kernel::ShapeToString(out->view_dims) +
-                                             " differs from the broadcast shape " + kernel::ShapeToString(broadcast));
+                                             " differs from the broadcast shape " + kernel::ShapeToString(*broadcast));
   }
   return ACLNN_SUCCESS;
 }
@@ -160,7 +160,8 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
   }
   if (workspaceSize == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is null");
   if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "executor is null");
-  if (aclnnStatus status = Validate(tensors, reduction)) return status;
+  TilingInput tiling_input;  // y's shape: infer shape, run once by the checks
+  if (aclnnStatus status = Validate(tensors, reduction, &tiling_input.y.shape)) return status;
   const aclTensor* gradOutput = tensors.grad.get();
   const aclTensor* self = tensors.self.get();
   const aclTensor* target = tensors.target.get();
@@ -199,15 +200,10 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
   // Definition, infer shape and dtype, tiling.
   Attrs attrs;
   attrs.reduction = ReductionName(reduction);
-  TilingInput tiling_input;
   tiling_input.dout = ToView(*gradOutput);
   tiling_input.predict = ToView(*self);
   tiling_input.label = ToView(*target);
   std::string why;
-  if (!InferShape(tiling_input.predict.shape, tiling_input.label.shape, tiling_input.dout.shape, &tiling_input.y.shape,
-                  &why)) {
-    return Fail(ACLNN_ERR_INNER_INFERSHAPE_ERROR, "infer shape failed: " + why);
-  }
   tiling_input.y.dtype = InferDtype(tiling_input.predict.dtype);
   tiling_input.y.strides = out->strides;
   tiling_input.y.data = ToView(*out).data;
@@ -231,28 +227,24 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
     uint64_t workspace_offset;
   };
   std::vector<std::pair<int, StagedInput>> staged;
-  kernel::TensorView views[3] = {tiling_input.dout, tiling_input.predict, tiling_input.label};
+  kernel::TensorView* views[3] = {&tiling_input.dout, &tiling_input.predict, &tiling_input.label};
+  const char* dout_data = views[0]->data;
+  const char* predict_data = views[1]->data;
+  const char* label_data = views[2]->data;
   uint64_t workspace = 0;
   for (int i = 0; i < 3; ++i) {
     if (i == 0 && tiling.dout_is_scalar) continue;
     if (!spans[i].Overlaps(out_span) || SameElementAddresses(*inputs[i].tensor, *out)) continue;
-    staged.push_back({i, StagedInput{views[i], workspace}});
-    const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(views[i].shape) * kernel::ElementSize(views[i].dtype));
+    staged.push_back({i, StagedInput{*views[i], workspace}});
+    const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(views[i]->shape) * kernel::ElementSize(views[i]->dtype));
     workspace += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
   }
   spec.workspace_size = workspace;
   if (!staged.empty()) {  // the kernel reads staged inputs as contiguous copies: plan again
-    for (auto& entry : staged) {
-      kernel::TensorView copy = entry.second.view;
-      copy.strides = kernel::ContiguousStrides(copy.shape);
-      (entry.first == 0 ? tiling_input.dout : entry.first == 1 ? tiling_input.predict : tiling_input.label) = copy;
-    }
+    for (const auto& entry : staged) views[entry.first]->strides = kernel::ContiguousStrides(views[entry.first]->shape);
     if (!ComputeTiling(tiling_input, &tiling, &why)) return Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   }
 
-  const char* dout_data = views[0].data;
-  const char* predict_data = views[1].data;
-  const char* label_data = views[2].data;
   char* y_data = tiling_input.y.data;
   spec.run = [tiling, staged, dout_data, predict_data, label_data, y_data](void* workspace_base) {
     const char* sources[3] = {dout_data, predict_data, label_data};

@@ -5,7 +5,8 @@ namespace mse_loss_grad {
 
 bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const kernel::Shape& dout, kernel::Shape* y,
                 std::string* why) {
-  return kernel::BroadcastShapes({predict, label, dout}, y, why);
+  const kernel::Shape* shapes[] = {&predict, &label, &dout};
+  return kernel::BroadcastShapes(shapes, 3, y, why);
 }
 
 kernel::DType InferDtype(kernel::DType predict) { return predict; }

@@ -75,7 +75,10 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     result.cof = static_cast<float>(2.0 / static_cast<double>(numel));
   }
 
-  std::vector<kernel::OperandLayout> operands = {input.predict.Layout(), input.label.Layout()};
+  std::vector<kernel::OperandLayout> operands;
+  operands.reserve(4);
+  operands.push_back(input.predict.Layout());
+  operands.push_back(input.label.Layout());
   if (!result.dout_is_scalar) operands.push_back(input.dout.Layout());
   kernel::OperandLayout y = input.y.Layout();
   y.element_size = kernel::ElementSize(input.store_dtype);
