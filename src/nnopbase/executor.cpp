@@ -64,7 +64,9 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
   pins.reserve(spec.memory.size() + 1);
   for (const MemoryRange& range : spec.memory) {
     MemoryPin pin;
-    if (range.bytes != 0 && !PinDeviceRange(range.begin, range.bytes, &pin)) {
+    uint64_t allocation_id = 0;
+    if (range.bytes != 0 &&
+        (!PinDeviceRange(range.begin, range.bytes, &pin, &allocation_id) || allocation_id != range.allocation_id)) {
       SetRecentError(name + ": the memory of " + std::string(range.owner) +
                      " is no longer inside a live aclrtMalloc allocation");
       return ACLNN_ERR_PARAM_INVALID;

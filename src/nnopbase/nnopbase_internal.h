@@ -35,7 +35,8 @@ ACLCPU_API std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle);
 struct MemoryRange {
   const void* begin;
   uint64_t bytes;
-  const char* owner;  // the parameter it belongs to, for messages (a string literal)
+  uint64_t allocation_id;  // the allocation it lay in at phase one (freed and reallocated: another id)
+  const char* owner;       // the parameter it belongs to, for messages (a string literal)
 };
 
 // Everything one launch of an operator needs, owned by its executor.

@@ -41,6 +41,30 @@ bool CheckDims(const char* name, const int64_t* dims, uint64_t count) {
   return true;
 }
 
+// Every aclFormat enumerator: only these are stored (an enum must hold one of its values).
+bool IsKnownFormat(int format) {
+  switch (format) {
+    case ACL_FORMAT_UNDEFINED:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NC1HWC0:
+    case ACL_FORMAT_FRACTAL_Z:
+    case ACL_FORMAT_NC1HWC0_C04:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_FRACTAL_NZ:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDC1HWC0:
+    case ACL_FRACTAL_Z_3D:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The accessors' shared shape: copy a vector into a new[] array the caller deletes.
 aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const std::vector<int64_t> aclTensor::*field,
                     int64_t** values, uint64_t* count) {
@@ -103,9 +127,13 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
       SetRecentError("aclCreateTensor: offset " + std::to_string(offset) + " is negative");
       return 1;
     }
-    if (aclDataTypeSize(dataType) == 0 && dataType != ACL_INT4 && dataType != ACL_UINT1) {
-      SetRecentError("aclCreateTensor: dataType " + std::to_string(static_cast<int>(dataType)) +
-                     " is not an aclDataType with a size");
+    const int dtype_value = aclcpu::EnumBits(dataType);
+    if (aclcpu::DataTypeSize(dtype_value) == 0 && dtype_value != ACL_INT4 && dtype_value != ACL_UINT1) {
+      SetRecentError("aclCreateTensor: dataType " + std::to_string(dtype_value) + " is not an aclDataType with a size");
+      return 1;
+    }
+    if (!aclcpu::IsKnownFormat(aclcpu::EnumBits(format))) {
+      SetRecentError("aclCreateTensor: format " + std::to_string(aclcpu::EnumBits(format)) + " is not an aclFormat");
       return 1;
     }
     auto tensor = std::make_shared<aclTensor>();

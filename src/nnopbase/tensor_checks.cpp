@@ -144,7 +144,8 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
     if (!kernel::CheckedMul(tensor.view_dims[i] - 1, tensor.strides[i], &step) ||
         !kernel::CheckedAdd(last, step, &last)) {
       return Fail(ACLNN_ERR_PARAM_INVALID, who() + " view " + DimsText(tensor.view_dims) + " with strides " +
-                                               DimsText(tensor.strides) + " overflows int64");
+                                               DimsText(tensor.strides) + " and offset " +
+                                               std::to_string(tensor.offset) + " overflows int64");
     }
   }
   int64_t storage_numel = 0;
@@ -163,13 +164,14 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
   if (!kernel::CheckedMul(storage_numel, element_size, &storage_bytes)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");
   }
-  if (!PinDeviceRange(tensor.data, static_cast<uint64_t>(storage_bytes), nullptr)) {
+  uint64_t allocation_id = 0;
+  if (!PinDeviceRange(tensor.data, static_cast<uint64_t>(storage_bytes), nullptr, &allocation_id)) {
     char text[32];
     std::snprintf(text, sizeof text, "%p", tensor.data);
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage at " + text + " of " + std::to_string(storage_bytes) +
                                              " bytes is not inside one live aclrtMalloc allocation");
   }
-  *storage = MemoryRange{tensor.data, static_cast<uint64_t>(storage_bytes), name};
+  *storage = MemoryRange{tensor.data, static_cast<uint64_t>(storage_bytes), allocation_id, name};
   const uintptr_t base = reinterpret_cast<uintptr_t>(tensor.data);
   span->begin = base + static_cast<uintptr_t>(tensor.offset * element_size);
   span->end = base + static_cast<uintptr_t>((last + 1) * element_size);

@@ -4,6 +4,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,11 @@ namespace {
 
 constexpr size_t kDeviceAlignment = 64;
 constexpr size_t kHugePage = size_t{2} << 20;
+
+uint64_t NextAllocationId() {
+  static std::atomic<uint64_t> last{0};
+  return ++last;
+}
 
 struct Registry {
   std::mutex mutex;
@@ -93,16 +99,16 @@ aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src
                    std::to_string(destMax));
     return ACL_ERROR_INVALID_PARAM;
   }
+  const int kind_value = EnumBits(kind);
+  if (kind_value < ACL_MEMCPY_HOST_TO_HOST || kind_value > ACL_MEMCPY_DEFAULT) {
+    SetRecentError(std::string(api) + ": kind " + std::to_string(kind_value) + " is not an aclrtMemcpyKind");
+    return ACL_ERROR_INVALID_PARAM;
+  }
   if (kind == ACL_MEMCPY_DEFAULT) {
     const bool dst_device = FindAllocation(dst) != nullptr;
     const bool src_device = FindAllocation(src) != nullptr;
     kind = dst_device ? (src_device ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE)
                       : (src_device ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST);
-  }
-  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE) {
-    SetRecentError(std::string(api) + ": kind " + std::to_string(static_cast<int>(kind)) +
-                   " is not an aclrtMemcpyKind");
-    return ACL_ERROR_INVALID_PARAM;
   }
   if (aclError code = CheckCopySide(api, "dst", dst, count, IsDeviceKind(kind, true), dst_pin)) return code;
   return CheckCopySide(api, "src", src, count, IsDeviceKind(kind, false), src_pin);
@@ -153,7 +159,7 @@ std::shared_ptr<Allocation> FindAllocation(const void* ptr) {
   return FindLocked(registry, reinterpret_cast<uintptr_t>(ptr));
 }
 
-bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin) {
+bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin, uint64_t* allocation_id) {
   Registry& registry = TheRegistry();
   const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
   // Pinning under the registry lock: once aclrtFree has unregistered an allocation, nobody pins it.
@@ -162,6 +168,7 @@ bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin) {
   if (allocation == nullptr) return false;
   const uint64_t room = allocation->size - (address - reinterpret_cast<uintptr_t>(allocation->base));
   if (bytes > room) return false;
+  if (allocation_id != nullptr) *allocation_id = allocation->id;
   if (pin != nullptr) *pin = MemoryPin(std::move(allocation));
   return true;
 }
@@ -190,24 +197,31 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMal
       SetRecentError("aclrtMalloc: size is 0");
       return ACL_ERROR_INVALID_PARAM;
     }
-    if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
-      SetRecentError("aclrtMalloc: policy " + std::to_string(static_cast<int>(policy)) +
-                     " is not an aclrtMemMallocPolicy");
+    const int policy_value = aclcpu::EnumBits(policy);
+    if (policy_value < ACL_MEM_MALLOC_HUGE_FIRST || policy_value > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
+      SetRecentError("aclrtMalloc: policy " + std::to_string(policy_value) + " is not an aclrtMemMallocPolicy");
       return ACL_ERROR_INVALID_PARAM;
     }
-    if (size > SIZE_MAX - aclcpu::kDeviceAlignment) {
+    if (size > SIZE_MAX - aclcpu::kHugePage) {
       SetRecentError("aclrtMalloc: size " + std::to_string(size) + " is too large");
       return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    const size_t rounded = (size + aclcpu::kDeviceAlignment - 1) / aclcpu::kDeviceAlignment * aclcpu::kDeviceAlignment;
+    // Large allocations under the HUGE policies get 2 MiB alignment and transparent huge pages:
+    // fewer TLB misses for kernels that walk them across rows.
+    const bool huge = size >= aclcpu::kHugePage && policy_value != ACL_MEM_MALLOC_NORMAL_ONLY &&
+                      policy_value != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+    const size_t alignment = huge ? aclcpu::kHugePage : aclcpu::kDeviceAlignment;
+    const size_t rounded = (size + alignment - 1) / alignment * alignment;
     void* memory = nullptr;
-    if (posix_memalign(&memory, aclcpu::kDeviceAlignment, rounded) != 0 || memory == nullptr) {
+    if (posix_memalign(&memory, alignment, rounded) != 0 || memory == nullptr) {
       SetRecentError("aclrtMalloc: cannot allocate " + std::to_string(size) + " bytes");
       return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
+    if (huge) madvise(memory, rounded, MADV_HUGEPAGE);  // advice: where it is refused, nothing changes
     auto allocation = std::make_shared<aclcpu::Allocation>();
     allocation->base = static_cast<char*>(memory);
     allocation->size = size;
+    allocation->id = aclcpu::NextAllocationId();
     aclcpu::Registry& registry = aclcpu::TheRegistry();
     {
       std::lock_guard<std::mutex> lock(registry.mutex);

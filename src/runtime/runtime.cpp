@@ -117,6 +117,34 @@ aclError CheckDeviceReady(const char* api) {
   return CheckDeviceReadyLocked(rt, api);
 }
 
+size_t DataTypeSize(int dtype) {
+  switch (dtype) {
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8:
+      return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32:
+      return 4;
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;  // DT_UNDEFINED, STRING, and the sub-byte INT4 / UINT1
+  }
+}
+
 bool DeviceReady() {
   Runtime& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
@@ -377,31 +405,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event) {
 }
 
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
-  switch (dataType) {
-    case ACL_BOOL:
-    case ACL_INT8:
-    case ACL_UINT8:
-      return 1;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-    case ACL_COMPLEX32:
-      return 4;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-    case ACL_COMPLEX64:
-      return 8;
-    case ACL_COMPLEX128:
-      return 16;
-    default:
-      return 0;  // DT_UNDEFINED, STRING, and the sub-byte INT4 / UINT1
-  }
+  return aclcpu::DataTypeSize(aclcpu::EnumBits(dataType));
 }
 
 }  // extern "C"

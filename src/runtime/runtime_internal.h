@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -17,6 +18,20 @@
 #define ACLCPU_API __attribute__((visibility("default")))
 
 namespace aclcpu {
+
+// The integer a caller passed as an enum, read without loading an enum value: a value outside the
+// enumerators (a caller's bug we must report) would already be undefined behaviour to load.
+template <typename Enum>
+int EnumBits(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized here");
+  int bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// Bytes of one element of the aclDataType with this value; 0 for DT_UNDEFINED, STRING, the
+// sub-byte types and values that are no aclDataType.
+ACLCPU_API size_t DataTypeSize(int dtype);
 
 // ---- errors and logging ----------------------------------------------------------------------
 enum LogLevel { kLogDebug = 0, kLogInfo = 1, kLogWarning = 2, kLogError = 3, kLogNone = 4 };
@@ -31,6 +46,7 @@ ACLCPU_API void Log(int level, const std::string& msg);
 struct Allocation {
   char* base = nullptr;
   size_t size = 0;
+  uint64_t id = 0;  // unique per aclrtMalloc: a later allocation at the same address has another
   std::mutex mutex;
   std::condition_variable released;
   int64_t pins = 0;
@@ -54,8 +70,9 @@ class ACLCPU_API MemoryPin {
 };
 
 // True when [ptr, ptr + bytes) lies inside one live aclrtMalloc allocation; then *pin (if not null)
-// holds it busy. bytes may be 0 (the pointer itself must then lie inside the allocation).
-ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin);
+// holds it busy and *allocation_id (if not null) is its id. bytes may be 0 (the pointer itself must
+// then lie inside the allocation).
+ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin, uint64_t* allocation_id = nullptr);
 
 // ---- streams ---------------------------------------------------------------------------------
 // Queues fn on stream (nullptr: the default stream) after the work already queued there. pins are

@@ -1,0 +1,782 @@
+// libFuzzer target over the public API: aclCreateTensor, the getters, both phases of
+// aclnnMseLossBackward, the workspace, streams and the memory functions.
+//
+// Each input is decoded (format below) into up to four aclrtMalloc buffers (some freed before phase
+// one) and the four tensors of one call: rank 0-9, any dims (0, huge, overflowing products),
+// strides (null, 0, huge), offsets, storage dims, dtypes and formats (invalid enum values too), data
+// pointers inside, at the end of, outside or in freed buffers, null or destroyed tensors, and out
+// the same handle as an input or a view sharing its memory; and a reduction (any int64).
+//
+// Checked, with abort() on any violation so that libFuzzer reports the input:
+// - aclCreateTensor returns null exactly when the arguments are bad (negative dims, strides,
+//   offset or storage dims; a dtype without a size; contiguous strides that overflow; a value that
+//   is no aclFormat may be refused too), with a message; the getters give back what was recorded.
+// - phase one succeeds exactly when the call is valid by an independent model of SPEC §3; when it
+//   fails the code is 161001 or 161002 (161001 when only a null is wrong, 161002 when no null is)
+//   and there is a message.
+// - after a success: the launch (with a workspace when asked for; first with one byte too few,
+//   which is 161002 and consumes nothing) and a synchronize succeed, out's elements equal the
+//   golden computed from the inputs as they were before the launch (aliasing included), and every
+//   other byte of every buffer is unchanged.
+// Everything is released at the end of each input (LeakSanitizer runs in this build).
+//
+// Input format (little-endian; bytes past the end read as 0):
+//   u8 buffers: 1 + n % 4 buffers, each: u16 size (1 + v bytes), u8 flags (bit 0: freed before phase one)
+//   u8 reduction: r < 0xF0: r % 3; r < 0xF8: r - 0xF0 - 2 (-2..5); else an i64 follows
+//   u8 flags: bit 0 null workspaceSize, 1 null executor, 2 launch on a created stream, 3 repeatable
+//            (launched twice when out overlaps no input), 4 first launch with workspaceSize - 1
+//   4 tensors (gradOutput, self, target, out), each: u8 mode = m % 16
+//     12: null; 13: u8 k, the handle of earlier tensor k % i (null for the first);
+//     15: u8 k, u8 dtype: a new descriptor with earlier tensor k % i's view and memory, the dtype
+//         from the table (null for the first);
+//     0-11, 14: a new tensor (14: destroyed before phase one):
+//       u8 rank (% 10), u8 dtype (table), u8 format (table), rank x dim,
+//       u8 strides mode (% 4: 0 null, 1 contiguous given, 2-3 rank x stride), offset value,
+//       u8 storage mode (% 8: 0-4 exactly what the view needs, 5 none, 6 u8 count (1 + c % 3) x dim,
+//         7 what the view needs + u8 slack), u8 pointer kind (% 8: 0-3 u8 buffer, u16 byte offset
+//         (% (size + 1)); 4 u8 buffer: just past its end; 5 host memory; 6 null; 7 u8 k: freed
+//         buffer k (or past the first buffer when none is freed))
+//   dim: u8 d < 0xC0: 1 + d % 5; < 0xE0: d % 17; else special(d)
+//   stride: u8 s < 0xE0: s % 12; else special(s);  offset: u8 o < 0xE0: o % 8; else special(o)
+//   special(x): by x % 8: 0, 2^32, 2^62, INT64_MAX, -1, an i64 that follows, 2^31, INT64_MAX / 3
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+#include "golden/mse_loss_grad_golden.h"
+
+namespace {
+
+constexpr int kMaxBuffers = 4;
+constexpr int64_t kMaxComputed = int64_t{1} << 15;  // out elements; more are not launched
+const char* const kNames[4] = {"gradOutput", "self", "target", "out"};
+
+// API_FUZZER_TRACE=1 in the environment: one line per phase one and launch on stderr (for seeds).
+bool Tracing() {
+  static const bool tracing = std::getenv("API_FUZZER_TRACE") != nullptr;
+  return tracing;
+}
+
+[[noreturn]] void Violation(const std::string& what) {
+  std::fprintf(stderr, "api_fuzzer violation: %s\n", what.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+class Reader {
+ public:
+  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint8_t U8() { return pos_ < size_ ? data_[pos_++] : 0; }
+  uint16_t U16() {
+    const uint16_t lo = U8();
+    return static_cast<uint16_t>(lo | (U8() << 8));
+  }
+  int64_t I64() {
+    uint64_t value = 0;
+    for (int i = 0; i < 8; ++i) value |= static_cast<uint64_t>(U8()) << (8 * i);
+    int64_t result;
+    std::memcpy(&result, &value, sizeof result);
+    return result;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+int64_t Special(uint8_t x, Reader& in) {
+  switch (x % 8) {
+    case 0:
+      return 0;
+    case 1:
+      return int64_t{1} << 32;
+    case 2:
+      return int64_t{1} << 62;
+    case 3:
+      return INT64_MAX;
+    case 4:
+      return -1;
+    case 5:
+      return in.I64();
+    case 6:
+      return int64_t{1} << 31;
+    default:
+      return INT64_MAX / 3;
+  }
+}
+
+int64_t Dim(Reader& in) {
+  const uint8_t d = in.U8();
+  if (d < 0xC0) return 1 + d % 5;
+  if (d < 0xE0) return d % 17;
+  return Special(d, in);
+}
+
+int64_t Stride(Reader& in) {
+  const uint8_t s = in.U8();
+  return s < 0xE0 ? s % 12 : Special(s, in);
+}
+
+int64_t Offset(Reader& in) {
+  const uint8_t o = in.U8();
+  return o < 0xE0 ? o % 8 : Special(o, in);
+}
+
+// The invalid enum values stay inside each enum's range of values (-64..63), so that holding them
+// is not itself undefined behaviour.
+const aclDataType kDtypes[16] = {ACL_FLOAT,    ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT16,      ACL_BF16,
+                                 ACL_BF16,     ACL_FLOAT, ACL_FLOAT16, ACL_INT32,        ACL_INT8,
+                                 ACL_DOUBLE,   ACL_BOOL,  ACL_INT4,    ACL_DT_UNDEFINED, static_cast<aclDataType>(40),
+                                 ACL_COMPLEX64};
+const aclFormat kFormats[16] = {
+    ACL_FORMAT_ND,         ACL_FORMAT_ND,    ACL_FORMAT_ND,        ACL_FORMAT_ND,
+    ACL_FORMAT_NCHW,       ACL_FORMAT_NHWC,  ACL_FORMAT_NCDHW,     ACL_FORMAT_NDHWC,
+    ACL_FORMAT_HWCN,       ACL_FORMAT_NC,    ACL_FORMAT_NCL,       ACL_FORMAT_NC1HWC0,
+    ACL_FORMAT_FRACTAL_NZ, ACL_FRACTAL_Z_3D, ACL_FORMAT_UNDEFINED, static_cast<aclFormat>(60)};
+
+// The model's own facts about dtypes and formats (SPEC §2-§3), not the library's.
+int64_t ElementSize(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+    case ACL_INT32:
+      return 4;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+      return 2;
+    case ACL_INT8:
+    case ACL_BOOL:
+      return 1;
+    case ACL_DOUBLE:
+    case ACL_COMPLEX64:
+      return 8;
+    default:
+      return 0;  // INT4, UNDEFINED, 40
+  }
+}
+
+bool Creatable(aclDataType dtype) { return ElementSize(dtype) > 0 || dtype == ACL_INT4; }
+bool Computable(aclDataType dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+
+bool PlainFormat(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Every aclFormat enumerator. aclCreateTensor may refuse any other value (or record it, and then
+// phase one refuses it as not a plain format): both are accepted here.
+bool KnownFormat(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_UNDEFINED:
+    case ACL_FORMAT_NC1HWC0:
+    case ACL_FORMAT_FRACTAL_Z:
+    case ACL_FORMAT_NC1HWC0_C04:
+    case ACL_FORMAT_FRACTAL_NZ:
+    case ACL_FORMAT_NDC1HWC0:
+    case ACL_FRACTAL_Z_3D:
+      return true;
+    default:
+      return PlainFormat(format);
+  }
+}
+
+golden::Dtype ToGolden(aclDataType dtype) {
+  return dtype == ACL_FLOAT ? golden::Dtype::kFloat32
+                            : (dtype == ACL_FLOAT16 ? golden::Dtype::kFloat16 : golden::Dtype::kBFloat16);
+}
+
+// Element count; false on overflow (any zero dim gives 0).
+bool Numel(const std::vector<int64_t>& dims, int64_t* numel) {
+  for (int64_t d : dims) {
+    if (d == 0) {
+      *numel = 0;
+      return true;
+    }
+  }
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (__builtin_mul_overflow(n, d, &n)) return false;
+  }
+  *numel = n;
+  return true;
+}
+
+// Index of the last element of a non-empty view; false on overflow.
+bool LastIndex(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides, int64_t offset, int64_t* last) {
+  int64_t index = offset;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t step = 0;
+    if (__builtin_mul_overflow(dims[i] - 1, strides[i], &step) || __builtin_add_overflow(index, step, &index)) {
+      return false;
+    }
+  }
+  *last = index;
+  return true;
+}
+
+// The storage index of every element, row-major.
+std::vector<int64_t> Indices(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides, int64_t offset,
+                             int64_t numel) {
+  std::vector<int64_t> indices;
+  indices.reserve(static_cast<size_t>(numel));
+  std::vector<int64_t> coord(dims.size(), 0);
+  for (int64_t i = 0; i < numel; ++i) {
+    int64_t index = offset;
+    for (size_t d = 0; d < dims.size(); ++d) index += coord[d] * strides[d];
+    indices.push_back(index);
+    for (size_t k = coord.size(); k-- > 0;) {
+      if (++coord[k] < dims[k]) break;
+      coord[k] = 0;
+    }
+  }
+  return indices;
+}
+
+struct Buffer {
+  char* base = nullptr;
+  size_t size = 0;
+  bool live = false;
+  std::vector<uint8_t> before;  // contents just before the launch
+};
+
+// What one aclCreateTensor call was given.
+struct Spec {
+  std::vector<int64_t> dims;
+  bool null_strides = false;
+  std::vector<int64_t> strides;  // as given; after creation, as recorded (contiguous when null)
+  int64_t offset = 0;
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_ND;
+  std::vector<int64_t> storage;
+  char* data = nullptr;
+};
+
+struct Slot {
+  aclTensor* handle = nullptr;  // what phase one is given
+  bool live = false;            // a live tensor with spec
+  Spec spec;
+};
+
+// Whether aclCreateTensor must accept spec; the strides it records go to *strides.
+bool ShouldCreate(const Spec& s, std::vector<int64_t>* strides) {
+  for (int64_t d : s.dims) {
+    if (d < 0) return false;
+  }
+  for (int64_t d : s.storage) {
+    if (d < 0) return false;
+  }
+  if (s.offset < 0 || !Creatable(s.dtype)) return false;
+  if (!s.null_strides) {
+    for (int64_t st : s.strides) {
+      if (st < 0) return false;
+    }
+    *strides = s.strides;
+    return true;
+  }
+  strides->assign(s.dims.size(), 1);
+  for (size_t i = s.dims.size(); i > 1; --i) {
+    const int64_t d = s.dims[i - 1] > 1 ? s.dims[i - 1] : 1;
+    if (__builtin_mul_overflow((*strides)[i - 1], d, &(*strides)[i - 2])) return false;
+  }
+  return true;
+}
+
+void CheckArray(aclnnStatus (*get)(const aclTensor*, int64_t**, uint64_t*), const char* name, const aclTensor* t,
+                const std::vector<int64_t>& expected) {
+  int64_t* values = nullptr;
+  uint64_t count = 0;
+  if (get(t, &values, &count) != ACLNN_SUCCESS || values == nullptr) Violation(std::string(name) + " failed");
+  const bool same = count == expected.size() && std::equal(expected.begin(), expected.end(), values);
+  delete[] values;
+  if (!same) Violation(std::string(name) + " does not return what aclCreateTensor was given");
+}
+
+void CheckGetters(const Slot& slot) {
+  const Spec& s = slot.spec;
+  CheckArray(aclGetViewShape, "aclGetViewShape", slot.handle, s.dims);
+  CheckArray(aclGetViewStrides, "aclGetViewStrides", slot.handle, s.strides);
+  CheckArray(aclGetStorageShape, "aclGetStorageShape", slot.handle, s.storage);
+  int64_t offset = -1;
+  aclFormat format = ACL_FORMAT_UNDEFINED;
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  if (aclGetViewOffset(slot.handle, &offset) != ACLNN_SUCCESS || offset != s.offset ||
+      aclGetFormat(slot.handle, &format) != ACLNN_SUCCESS || format != s.format ||
+      aclGetDataType(slot.handle, &dtype) != ACLNN_SUCCESS || dtype != s.dtype) {
+    Violation("a getter does not return what aclCreateTensor was given");
+  }
+}
+
+// Everything one input allocates, released in the destructor.
+struct Input {
+  Buffer buffers[kMaxBuffers];
+  int buffer_count = 0;
+  std::vector<aclTensor*> to_destroy;
+  aclOpExecutor* executor = nullptr;  // to destroy (repeatable, or not launched)
+  void* workspace = nullptr;
+  aclrtStream stream = nullptr;
+
+  ~Input() {
+    if (executor != nullptr && aclDestroyAclOpExecutor(executor) != ACLNN_SUCCESS) Violation("destroy executor");
+    for (aclTensor* t : to_destroy) {
+      if (aclDestroyTensor(t) != ACLNN_SUCCESS) Violation("aclDestroyTensor of a live tensor failed");
+    }
+    if (workspace != nullptr && aclrtFree(workspace) != ACL_SUCCESS) Violation("free workspace");
+    for (int b = 0; b < buffer_count; ++b) {
+      if (buffers[b].live && aclrtFree(buffers[b].base) != ACL_SUCCESS) Violation("aclrtFree of a live buffer");
+    }
+    if (stream != nullptr && aclrtDestroyStream(stream) != ACL_SUCCESS) Violation("aclrtDestroyStream");
+  }
+};
+
+// The live buffer holding [p, p + bytes), or -1.
+int BufferHolding(const Input& input, const char* p, int64_t bytes) {
+  for (int b = 0; b < input.buffer_count; ++b) {
+    const Buffer& buffer = input.buffers[b];
+    if (!buffer.live || p < buffer.base || p >= buffer.base + buffer.size) continue;
+    const size_t room = buffer.size - static_cast<size_t>(p - buffer.base);
+    if (bytes >= 0 && static_cast<uint64_t>(bytes) <= room) return b;
+  }
+  return -1;
+}
+
+uint64_t Hash(const uint8_t* data, size_t size) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  return h;
+}
+
+// Decodes a new tensor's spec (its data pointer included).
+Spec DecodeSpec(Reader& in, Input& input, const std::vector<char*>& freed, char* host) {
+  Spec s;
+  const size_t rank = in.U8() % 10;
+  s.dtype = kDtypes[in.U8() % 16];
+  s.format = kFormats[in.U8() % 16];
+  for (size_t i = 0; i < rank; ++i) s.dims.push_back(Dim(in));
+  const uint8_t strides_mode = in.U8() % 4;
+  if (strides_mode == 0) {
+    s.null_strides = true;
+  } else if (strides_mode == 1) {
+    s.strides.assign(rank, 1);
+    for (size_t i = rank; i > 1; --i) {
+      const int64_t d = s.dims[i - 1] > 1 ? s.dims[i - 1] : 1;
+      if (__builtin_mul_overflow(s.strides[i - 1], d, &s.strides[i - 2])) s.strides[i - 2] = 1;
+    }
+  } else {
+    for (size_t i = 0; i < rank; ++i) s.strides.push_back(Stride(in));
+  }
+  s.offset = Offset(in);
+  // What the view needs, when that is computable: one past its last element.
+  int64_t needed = 1;
+  {
+    std::vector<int64_t> strides;
+    int64_t numel = 0, last = 0;
+    if (ShouldCreate(s, &strides) && Numel(s.dims, &numel) && numel > 0 &&
+        LastIndex(s.dims, strides, s.offset, &last) && last < INT64_MAX) {
+      needed = last + 1;
+    }
+  }
+  const uint8_t storage_mode = in.U8() % 8;
+  if (storage_mode <= 4) {
+    s.storage = {needed};
+  } else if (storage_mode == 6) {
+    const int count = 1 + in.U8() % 3;
+    for (int i = 0; i < count; ++i) s.storage.push_back(Dim(in));
+  } else if (storage_mode == 7) {
+    const int64_t slack = in.U8();
+    s.storage = {needed <= INT64_MAX - slack ? needed + slack : needed};
+  }
+  const uint8_t kind = in.U8() % 8;
+  if (kind <= 3) {
+    Buffer& buffer = input.buffers[in.U8() % input.buffer_count];
+    s.data = buffer.base + in.U16() % (buffer.size + 1);
+  } else if (kind == 4) {
+    Buffer& buffer = input.buffers[in.U8() % input.buffer_count];
+    s.data = buffer.base + buffer.size;
+  } else if (kind == 5) {
+    s.data = host;
+  } else if (kind == 6) {
+    s.data = nullptr;
+  } else {
+    const uint8_t k = in.U8();
+    s.data = freed.empty() ? input.buffers[0].base + input.buffers[0].size + 64 : freed[k % freed.size()];
+  }
+  return s;
+}
+
+// Creates the tensor of spec; checks the outcome against the model. Returns it (or null).
+aclTensor* Create(Spec* s, Input& input) {
+  std::vector<int64_t> strides;
+  const bool should = ShouldCreate(*s, &strides);
+  aclTensor* t = aclCreateTensor(s->dims.empty() ? nullptr : s->dims.data(), s->dims.size(), s->dtype,
+                                 s->null_strides ? nullptr : s->strides.data(), s->offset, s->format,
+                                 s->storage.empty() ? nullptr : s->storage.data(), s->storage.size(), s->data);
+  if (t == nullptr) {
+    if (should && KnownFormat(s->format)) {
+      Violation(std::string("aclCreateTensor refused valid arguments: ") + aclGetRecentErrMsg());
+    }
+    if (aclGetRecentErrMsg()[0] == '\0') Violation("aclCreateTensor returned null without a message");
+    return nullptr;
+  }
+  if (!should) Violation("aclCreateTensor accepted invalid arguments");
+  s->strides = strides;
+  input.to_destroy.push_back(t);
+  return t;
+}
+
+// The model of phase one (SPEC §3): which kinds of fault the call has.
+struct Verdict {
+  bool null_fault = false;     // something that is 161001: a null tensor, output pointer or data pointer
+  bool invalid_fault = false;  // something that is 161002
+  std::string why;
+  void Null(const std::string& w) {
+    null_fault = true;
+    why += w + "; ";
+  }
+  void Invalid(const std::string& w) {
+    invalid_fault = true;
+    why += w + "; ";
+  }
+};
+
+// Memory of one tensor: view inside storage, storage inside a live buffer.
+void JudgeMemory(const char* name, const Spec& s, const Input& input, Verdict* v) {
+  int64_t numel = 0;
+  if (!Numel(s.dims, &numel)) return v->Invalid(std::string(name) + " numel overflows");
+  if (numel == 0) return;
+  if (s.data == nullptr) return v->Null(std::string(name) + " data is null");
+  int64_t last = 0, storage = 0, bytes = 0;
+  if (!LastIndex(s.dims, s.strides, s.offset, &last)) return v->Invalid(std::string(name) + " last index overflows");
+  if (!Numel(s.storage, &storage)) return v->Invalid(std::string(name) + " storage overflows");
+  if (last >= storage) return v->Invalid(std::string(name) + " view outside storage");
+  if (__builtin_mul_overflow(storage, ElementSize(s.dtype), &bytes)) {
+    return v->Invalid(std::string(name) + " storage bytes overflow");
+  }
+  if (BufferHolding(input, s.data, bytes) < 0) return v->Invalid(std::string(name) + " storage outside allocations");
+}
+
+Verdict Judge(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input) {
+  Verdict v;
+  bool all_live = true;
+  for (int i = 0; i < 4; ++i) {
+    if (slots[i].handle == nullptr) {
+      v.Null(std::string(kNames[i]) + " is null");
+      all_live = false;
+    } else if (!slots[i].live) {
+      v.Invalid(std::string(kNames[i]) + " is destroyed");
+      all_live = false;
+    }
+  }
+  if (null_size) v.Null("workspaceSize is null");
+  if (null_executor) v.Null("executor is null");
+  if (!all_live) return v;
+  const Spec& grad = slots[0].spec;
+  const Spec& self = slots[1].spec;
+  const Spec& target = slots[2].spec;
+  const Spec& out = slots[3].spec;
+  if (!Computable(self.dtype) || grad.dtype != self.dtype || target.dtype != self.dtype || !Computable(out.dtype)) {
+    v.Invalid("dtypes");
+  }
+  if (reduction < 0 || reduction > 2) v.Invalid("reduction");
+  for (int i = 0; i < 3; ++i) {
+    if (slots[i].spec.dims.size() > 8) v.Invalid(std::string(kNames[i]) + " rank");
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (!PlainFormat(slots[i].spec.format)) v.Invalid(std::string(kNames[i]) + " format");
+  }
+  std::vector<int64_t> broadcast;
+  if (!golden::BroadcastShape({grad.dims, self.dims, target.dims}, &broadcast)) {
+    v.Invalid("no broadcast");
+  } else if (broadcast != out.dims) {
+    v.Invalid("out shape");
+  }
+  for (int i = 0; i < 4; ++i) JudgeMemory(kNames[i], slots[i].spec, input, &v);
+  // out's elements must not overlap each other (only judged when its memory is sound).
+  int64_t numel = 0, storage = 0, last = 0;
+  if (!v.invalid_fault && !v.null_fault && Numel(out.dims, &numel) && numel > 0 && Numel(out.storage, &storage) &&
+      LastIndex(out.dims, out.strides, out.offset, &last)) {
+    if (numel > storage) {
+      v.Invalid("out overlaps itself (more elements than storage)");
+    } else {
+      std::vector<int64_t> indices = Indices(out.dims, out.strides, out.offset, numel);
+      std::sort(indices.begin(), indices.end());
+      if (std::adjacent_find(indices.begin(), indices.end()) != indices.end()) v.Invalid("out overlaps itself");
+    }
+  }
+  return v;
+}
+
+// The view's elements (raw bits) as they are in the buffers' `before` copies.
+golden::Tensor ReadView(const Spec& s, const Input& input) {
+  golden::Tensor tensor{ToGolden(s.dtype), s.dims, {}};
+  int64_t numel = 0;
+  Numel(s.dims, &numel);
+  if (numel == 0) return tensor;
+  const int64_t element = ElementSize(s.dtype);
+  const int b = BufferHolding(input, s.data, 1);
+  const Buffer& buffer = input.buffers[b];
+  for (int64_t index : Indices(s.dims, s.strides, s.offset, numel)) {
+    const size_t at = static_cast<size_t>(s.data - buffer.base) + static_cast<size_t>(index * element);
+    uint32_t bits = 0;
+    std::memcpy(&bits, buffer.before.data() + at, static_cast<size_t>(element));
+    tensor.bits.push_back(bits);
+  }
+  return tensor;
+}
+
+bool SameValue(golden::Dtype dtype, uint32_t expected, uint32_t actual) {
+  if (expected == actual) return true;
+  const float e = golden::Widen(dtype, expected);
+  const float a = golden::Widen(dtype, actual);
+  return e != e && a != a;  // any NaN matches any NaN
+}
+
+// Byte range [first, end) of a view's elements in memory (for the aliasing question).
+void ByteRange(const Spec& s, const char** first, const char** end) {
+  int64_t numel = 0, last = 0;
+  *first = *end = nullptr;
+  if (!Numel(s.dims, &numel) || numel == 0 || !LastIndex(s.dims, s.strides, s.offset, &last)) return;
+  *first = s.data + s.offset * ElementSize(s.dtype);
+  *end = s.data + (last + 1) * ElementSize(s.dtype);
+}
+
+void RunOne(const uint8_t* data, size_t size) {
+  Reader in(data, size);
+  Input input;
+  uint64_t state = Hash(data, size) | 1;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+
+  // Buffers, filled with bytes from the input's hash; some freed before phase one.
+  input.buffer_count = 1 + in.U8() % kMaxBuffers;
+  bool free_later[kMaxBuffers] = {};
+  for (int b = 0; b < input.buffer_count; ++b) {
+    Buffer& buffer = input.buffers[b];
+    buffer.size = 1 + static_cast<size_t>(in.U16());
+    free_later[b] = (in.U8() & 1) != 0;
+    void* memory = nullptr;
+    if (aclrtMalloc(&memory, buffer.size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) Violation("aclrtMalloc failed");
+    buffer.base = static_cast<char*>(memory);
+    buffer.live = true;
+    std::vector<uint8_t> fill(buffer.size);
+    for (uint8_t& byte : fill) byte = static_cast<uint8_t>(next() >> 24);
+    if (aclrtMemcpy(memory, buffer.size, fill.data(), fill.size(), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
+      Violation("aclrtMemcpy to a buffer failed");
+    }
+  }
+  std::vector<char*> freed;
+  for (int b = 0; b < input.buffer_count; ++b) {
+    if (free_later[b]) freed.push_back(input.buffers[b].base);
+  }
+  const uint8_t r = in.U8();
+  const int64_t reduction = r < 0xF0 ? r % 3 : (r < 0xF8 ? static_cast<int64_t>(r) - 0xF0 - 2 : in.I64());
+  const uint8_t flags = in.U8();
+  static char host[4096];  // memory that no aclrtMalloc gave
+
+  Slot slots[4];
+  for (int i = 0; i < 4; ++i) {
+    const uint8_t mode = in.U8() % 16;
+    if (mode == 12) continue;  // null
+    if (mode == 13) {          // an earlier tensor's handle again
+      const uint8_t k = in.U8();
+      if (i > 0) slots[i] = slots[k % i];
+      continue;
+    }
+    if (mode == 15) {  // an earlier tensor's view and memory, a descriptor of its own
+      const uint8_t k = in.U8();
+      const aclDataType dtype = kDtypes[in.U8() % 16];
+      if (i == 0 || !slots[k % i].live) continue;
+      Spec s = slots[k % i].spec;
+      s.dtype = dtype;
+      s.null_strides = false;
+      slots[i].handle = Create(&s, input);
+      slots[i].live = slots[i].handle != nullptr;
+      slots[i].spec = s;
+      continue;
+    }
+    Spec s = DecodeSpec(in, input, freed, host);
+    slots[i].handle = Create(&s, input);
+    slots[i].live = slots[i].handle != nullptr;
+    slots[i].spec = s;
+    if (mode == 14 && slots[i].handle != nullptr) {  // destroyed: the handle is dead
+      if (aclDestroyTensor(slots[i].handle) != ACLNN_SUCCESS) Violation("aclDestroyTensor failed");
+      input.to_destroy.pop_back();
+      slots[i].live = false;
+    }
+  }
+  for (const Slot& slot : slots) {
+    if (slot.live) CheckGetters(slot);
+  }
+  for (int b = 0; b < input.buffer_count; ++b) {
+    if (!free_later[b]) continue;
+    if (aclrtFree(input.buffers[b].base) != ACL_SUCCESS) Violation("aclrtFree failed");
+    input.buffers[b].live = false;
+  }
+
+  // Phase one, judged against the model.
+  const bool null_size = (flags & 1) != 0;
+  const bool null_executor = (flags & 2) != 0;
+  const Verdict verdict = Judge(slots, reduction, null_size, null_executor, input);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclnnStatus status = aclnnMseLossBackwardGetWorkspaceSize(
+      slots[0].handle, slots[1].handle, slots[2].handle, reduction, slots[3].handle,
+      null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
+  const bool valid = !verdict.null_fault && !verdict.invalid_fault;
+  if (Tracing()) {
+    std::fprintf(stderr, "api_fuzzer: phase one %d (%s); model: %s\n", status, aclGetRecentErrMsg(),
+                 valid ? "valid" : verdict.why.c_str());
+  }
+  if (status != ACLNN_SUCCESS) {
+    if (valid) Violation("phase one refused a valid call: " + std::to_string(status) + " " + aclGetRecentErrMsg());
+    if (status != ACLNN_ERR_PARAM_NULLPTR && status != ACLNN_ERR_PARAM_INVALID) {
+      Violation("phase one returned an undocumented code " + std::to_string(status) + ": " + aclGetRecentErrMsg());
+    }
+    if (!verdict.invalid_fault && status != ACLNN_ERR_PARAM_NULLPTR) {
+      Violation("only nulls are wrong (" + verdict.why + ") but the code is " + std::to_string(status) + ": " +
+                aclGetRecentErrMsg());
+    }
+    if (!verdict.null_fault && status != ACLNN_ERR_PARAM_INVALID) {
+      Violation("nothing is null (" + verdict.why + ") but the code is " + std::to_string(status) + ": " +
+                aclGetRecentErrMsg());
+    }
+    if (aclGetRecentErrMsg()[0] == '\0') Violation("phase one failed without a message");
+    if (executor != nullptr) Violation("a failed phase one returned an executor");
+    return;
+  }
+  if (!valid) Violation("phase one accepted an invalid call: " + verdict.why);
+  if (executor == nullptr) Violation("phase one succeeded without an executor");
+  input.executor = executor;
+
+  const Spec& out = slots[3].spec;
+  int64_t out_numel = 0;
+  Numel(out.dims, &out_numel);
+  if (out_numel > kMaxComputed) return;  // valid, but too slow to judge per input
+
+  const bool repeatable = (flags & 8) != 0;
+  if (repeatable && aclSetAclOpExecutorRepeatable(executor) != ACLNN_SUCCESS) Violation("SetRepeatable failed");
+  if (workspace_size > 0) {
+    if (workspace_size > (uint64_t{1} << 24)) Violation("workspace of " + std::to_string(workspace_size) + " bytes");
+    if (aclrtMalloc(&input.workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+      Violation("workspace aclrtMalloc failed");
+    }
+  }
+  if ((flags & 4) != 0 && aclrtCreateStream(&input.stream) != ACL_SUCCESS) Violation("aclrtCreateStream failed");
+
+  // The inputs as they are before the launch; the golden from them.
+  for (int b = 0; b < input.buffer_count; ++b) {
+    Buffer& buffer = input.buffers[b];
+    if (!buffer.live) continue;
+    buffer.before.resize(buffer.size);
+    if (aclrtMemcpy(buffer.before.data(), buffer.size, buffer.base, buffer.size, ACL_MEMCPY_DEVICE_TO_HOST) !=
+        ACL_SUCCESS) {
+      Violation("aclrtMemcpy from a buffer failed");
+    }
+  }
+  golden::Tensor expected;
+  if (out_numel > 0) {
+    expected = golden::MseLossGrad(ReadView(slots[0].spec, input), ReadView(slots[1].spec, input),
+                                   ReadView(slots[2].spec, input), static_cast<int>(reduction), ToGolden(out.dtype));
+  }
+
+  if ((flags & 16) != 0 && workspace_size > 0) {
+    if (aclnnMseLossBackward(input.workspace, workspace_size - 1, executor, input.stream) != ACLNN_ERR_PARAM_INVALID) {
+      Violation("a launch with too small a workspaceSize was not refused with 161002");
+    }
+  }
+  int launches = 1;
+  if (repeatable) {  // twice, when that gives the same result (out overlaps no input)
+    const char *out_first, *out_end;
+    ByteRange(out, &out_first, &out_end);
+    bool overlaps = false;
+    for (int i = 0; i < 3; ++i) {
+      const char *first, *end;
+      ByteRange(slots[i].spec, &first, &end);
+      if (first != nullptr && out_first != nullptr && first < out_end && out_first < end) overlaps = true;
+    }
+    launches = overlaps ? 1 : 2;
+  }
+  for (int k = 0; k < launches; ++k) {
+    if (aclnnMseLossBackward(input.workspace, workspace_size, executor, input.stream) != ACLNN_SUCCESS) {
+      Violation(std::string("launch failed: ") + aclGetRecentErrMsg());
+    }
+  }
+  if (!repeatable) input.executor = nullptr;  // consumed by the launch
+  if (aclrtSynchronizeStream(input.stream) != ACL_SUCCESS) Violation("aclrtSynchronizeStream failed");
+  if (Tracing()) {
+    std::fprintf(stderr, "api_fuzzer: %d launch(es), workspace %llu, %lld out elements checked\n", launches,
+                 static_cast<unsigned long long>(workspace_size), static_cast<long long>(out_numel));
+  }
+
+  // out's elements hold the golden; every other byte is as it was.
+  const int out_buffer = out_numel > 0 ? BufferHolding(input, out.data, 1) : -1;
+  std::vector<int64_t> out_indices;
+  if (out_numel > 0) out_indices = Indices(out.dims, out.strides, out.offset, out_numel);
+  const size_t out_element = static_cast<size_t>(ElementSize(out.dtype));
+  for (int b = 0; b < input.buffer_count; ++b) {
+    const Buffer& buffer = input.buffers[b];
+    if (!buffer.live) continue;
+    std::vector<uint8_t> after(buffer.size);
+    if (aclrtMemcpy(after.data(), buffer.size, buffer.base, buffer.size, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
+      Violation("aclrtMemcpy from a buffer failed");
+    }
+    std::vector<bool> owned(buffer.size, false);
+    if (b == out_buffer) {
+      const size_t base = static_cast<size_t>(out.data - buffer.base);
+      for (size_t i = 0; i < out_indices.size(); ++i) {
+        const size_t at = base + static_cast<size_t>(out_indices[i]) * out_element;
+        uint32_t bits = 0;
+        std::memcpy(&bits, after.data() + at, out_element);
+        if (!SameValue(expected.dtype, expected.bits[i], bits)) {
+          char text[200];
+          std::snprintf(text, sizeof text, "out element %zu: expected 0x%08x, got 0x%08x (%s)", i, expected.bits[i],
+                        bits, verdict.why.c_str());
+          Violation(text);
+        }
+        for (size_t k = 0; k < out_element; ++k) owned[at + k] = true;
+      }
+    }
+    for (size_t j = 0; j < buffer.size; ++j) {
+      if (!owned[j] && after[j] != buffer.before[j]) {
+        Violation("byte " + std::to_string(j) + " of buffer " + std::to_string(b) + " outside out was written");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 0);  // every refused call would log an error line
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
+    std::fprintf(stderr, "api_fuzzer: runtime start failed: %s\n", aclGetRecentErrMsg());
+    std::abort();
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  RunOne(data, size);
+  return 0;
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of api_fuzzer (tests/fuzz/corpus/): small inputs in the format that
+api_fuzzer.cpp's header describes, covering valid calls (dtypes, broadcasts, strides, aliasing,
+empty tensors, streams, repeatable executors) and a few invalid ones. Run it from anywhere:
+    python3 tests/fuzz/make_corpus.py
+"""
+import os
+import struct
+
+FLOAT, FLOAT16, BF16, INT32 = 0, 2, 4, 8  # indices into the fuzzer's dtype table
+ND, NCHW, NC1HWC0 = 0, 4, 11  # indices into its format table
+SPECIAL_2_32 = 0xE1
+
+
+def dim(value):
+    """A dim byte: 1-5 directly, 0-16 through the second range."""
+    if 1 <= value <= 5:
+        return bytes([value - 1])
+    return bytes([0xC0 + (value - 0xC0 % 17) % 17])
+
+
+def header(buffers, reduction=1, flags=0, raw_reduction=None):
+    """buffers: list of (size in bytes, freed before phase one)."""
+    out = bytes([len(buffers) - 1])
+    for size, freed in buffers:
+        out += struct.pack("<H", size - 1) + bytes([1 if freed else 0])
+    out += bytes([raw_reduction if raw_reduction is not None else reduction])
+    return out + bytes([flags])
+
+
+def tensor(dims, dtype=FLOAT, fmt=ND, strides=None, offset=0, storage="auto", slack=0, buf=0, byte_offset=0,
+           pointer=0, mode=0, raw_dims=None):
+    """A new tensor. strides None: null (contiguous); a list: given. pointer: the kind (0 buffer +
+    byte_offset, 4 past a buffer's end, 5 host memory, 6 null, 7 a freed buffer)."""
+    out = bytes([mode, len(dims), dtype, fmt])
+    out += raw_dims if raw_dims is not None else b"".join(dim(d) for d in dims)
+    if strides is None:
+        out += bytes([0])
+    else:
+        out += bytes([2]) + bytes(strides)
+    out += bytes([offset])
+    if storage == "auto":
+        out += bytes([7, slack]) if slack else bytes([0])
+    elif storage == "none":
+        out += bytes([5])
+    else:
+        out += bytes([6, len(storage) - 1]) + b"".join(dim(d) for d in storage)
+    out += bytes([pointer])
+    if pointer <= 3:
+        out += bytes([buf]) + struct.pack("<H", byte_offset)
+    elif pointer in (4, 7):
+        out += bytes([buf])
+    return out
+
+
+def same_handle(index):
+    return bytes([13, index])
+
+
+def null_tensor():
+    return bytes([12])
+
+
+SEEDS = {
+    "valid_float_mean": header([(128, False)] * 4, reduction=1)
+    + b"".join(tensor([4, 5], buf=i) for i in range(4)),
+    "valid_broadcast_fp16_out_fp32": header([(64, False)] * 4, reduction=0)
+    + tensor([], dtype=FLOAT16, buf=0)
+    + tensor([3, 1, 4], dtype=FLOAT16, buf=1)
+    + tensor([4], dtype=FLOAT16, buf=2)
+    + tensor([3, 1, 4], dtype=FLOAT, fmt=NCHW, buf=3),
+    "valid_bf16_strided_offset": header([(256, False)] * 4, reduction=2)
+    + tensor([2, 3], dtype=BF16, strides=[7, 2], offset=3, slack=5, buf=0)
+    + tensor([2, 3], dtype=BF16, strides=[1, 2], buf=1)
+    + tensor([3], dtype=BF16, buf=2, byte_offset=6)
+    + tensor([2, 3], dtype=BF16, strides=[4, 1], offset=1, buf=3),
+    "valid_in_place_out_is_self": header([(128, False)] * 3, reduction=1)
+    + tensor([2, 4], buf=0)
+    + tensor([2, 4], buf=1)
+    + tensor([1, 4], buf=2)
+    + same_handle(1),
+    "valid_partial_alias_workspace": header([(256, False), (128, False)], reduction=0, flags=16)
+    + tensor([16], buf=1)
+    + tensor([16], buf=0)
+    + tensor([16], buf=1, byte_offset=64)
+    + tensor([16], buf=0, byte_offset=32),
+    "valid_empty_dim": header([(64, False)] * 4, reduction=1)
+    + b"".join(tensor([3, 0, 2], buf=i) for i in range(4)),
+    "valid_rank4_zero_strides_stream": header([(1024, False)] * 4, reduction=2, flags=4 | 8)
+    + tensor([1, 3, 1, 5], strides=[0, 0, 0, 1], storage=[5], buf=0)
+    + tensor([2, 3, 4, 5], buf=1)
+    + tensor([5], buf=2)
+    + tensor([2, 3, 4, 5], fmt=NCHW, buf=3),
+    "invalid_dtype_mismatch": header([(64, False)] * 4)
+    + tensor([2, 2], dtype=FLOAT16, buf=0)
+    + b"".join(tensor([2, 2], buf=i) for i in range(1, 4)),
+    "invalid_pointer_past_end": header([(64, False)] * 4)
+    + tensor([4], buf=0)
+    + tensor([4], pointer=4, buf=1)
+    + tensor([4], buf=2)
+    + tensor([4], buf=3),
+    "invalid_freed_buffer": header([(64, False), (64, True), (64, False), (64, False)])
+    + tensor([4], buf=0)
+    + tensor([4], buf=1)
+    + tensor([4], buf=2)
+    + tensor([4], buf=3),
+    "invalid_null_and_destroyed": header([(64, False)] * 4)
+    + tensor([4], buf=0, mode=14)
+    + tensor([4], buf=1)
+    + null_tensor()
+    + tensor([4], buf=3),
+    "invalid_overflowing_dims": header([(64, False)] * 4)
+    + tensor([1], buf=0)
+    + tensor([0, 0], strides=[0, 0], storage=[1], buf=1, raw_dims=bytes([SPECIAL_2_32, SPECIAL_2_32]))
+    + tensor([1], buf=2)
+    + tensor([0, 0], strides=[0, 0], storage=[1], buf=3, raw_dims=bytes([SPECIAL_2_32, SPECIAL_2_32])),
+    "invalid_reduction_and_format": header([(64, False)] * 4, raw_reduction=0xF7)
+    + b"".join(tensor([2, 2], buf=i) for i in range(3))
+    + tensor([2, 2], fmt=NC1HWC0, buf=3),
+    "invalid_self_overlapping_out": header([(64, False)] * 4, reduction=0)
+    + b"".join(tensor([3, 2], buf=i) for i in range(3))
+    + tensor([3, 2], strides=[1, 1], buf=3),
+}
+
+
+def main():
+    directory = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+    os.makedirs(directory, exist_ok=True)
+    for name, data in SEEDS.items():
+        with open(os.path.join(directory, name), "wb") as f:
+            f.write(data)
+    print(f"{len(SEEDS)} seeds in {directory}")
+
+
+if __name__ == "__main__":
+    main()
