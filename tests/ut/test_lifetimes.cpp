@@ -21,34 +21,14 @@
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "support/api_support.h"
+#include "support/expect_error.h"
 
 namespace {
 
+using support::MessageMentions;
+using support::PtrText;
+
 const char* const kNames[4] = {"gradOutput", "self", "target", "out"};
-
-std::string PtrText(const void* ptr) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%p", ptr);
-  return text;
-}
-
-::testing::AssertionResult MessageMentions(std::initializer_list<std::string> parts) {
-  const std::string message = aclGetRecentErrMsg();
-  if (message.empty()) return ::testing::AssertionFailure() << "aclGetRecentErrMsg() is empty";
-  for (const std::string& part : parts) {
-    if (message.find(part) == std::string::npos) {
-      return ::testing::AssertionFailure()
-             << "aclGetRecentErrMsg() \"" << message << "\" does not mention \"" << part << "\"";
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-#define EXPECT_FAILS(call, code, ...)                     \
-  do {                                                    \
-    EXPECT_EQ(static_cast<int64_t>(call), int64_t{code}); \
-    EXPECT_TRUE(MessageMentions({__VA_ARGS__})) << #call; \
-  } while (0)
 
 // Whatever a failed assertion leaves behind, afterwards the runtime is initialized with device 0 set.
 class RuntimeRestorer {

@@ -18,8 +18,11 @@
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "support/api_support.h"
+#include "support/expect_error.h"
 
 namespace {
+
+using support::MessageMentions;
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t k2Pow32 = int64_t{1} << 32;
@@ -28,19 +31,6 @@ constexpr int64_t k2Pow62 = int64_t{1} << 62;
 constexpr size_t kBytes = 4096;  // each tensor's allocation
 
 const char* const kNames[4] = {"gradOutput", "self", "target", "out"};
-
-// The message of the most recent failure on this thread is non-empty and mentions every part.
-::testing::AssertionResult MessageMentions(const std::vector<std::string>& parts) {
-  const std::string message = aclGetRecentErrMsg();
-  if (message.empty()) return ::testing::AssertionFailure() << "aclGetRecentErrMsg() is empty";
-  for (const std::string& part : parts) {
-    if (message.find(part) == std::string::npos) {
-      return ::testing::AssertionFailure()
-             << "aclGetRecentErrMsg() \"" << message << "\" does not mention \"" << part << "\"";
-    }
-  }
-  return ::testing::AssertionSuccess() << message;
-}
 
 // What aclCreateTensor is given; strides nullopt passes a null pointer (contiguous).
 struct TensorSpec {

@@ -15,33 +15,12 @@
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "support/api_support.h"
+#include "support/expect_error.h"
 
 namespace {
 
-std::string PtrText(const void* ptr) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%p", ptr);
-  return text;
-}
-
-// The message of the most recent failure on this thread is non-empty and mentions every part.
-::testing::AssertionResult MessageMentions(std::initializer_list<std::string> parts) {
-  const std::string message = aclGetRecentErrMsg();
-  if (message.empty()) return ::testing::AssertionFailure() << "aclGetRecentErrMsg() is empty";
-  for (const std::string& part : parts) {
-    if (message.find(part) == std::string::npos) {
-      return ::testing::AssertionFailure()
-             << "aclGetRecentErrMsg() \"" << message << "\" does not mention \"" << part << "\"";
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-#define EXPECT_FAILS(call, code, ...)                     \
-  do {                                                    \
-    EXPECT_EQ(static_cast<int64_t>(call), int64_t{code}); \
-    EXPECT_TRUE(MessageMentions({__VA_ARGS__})) << #call; \
-  } while (0)
+using support::MessageMentions;
+using support::PtrText;
 
 // aclCreateTensor returns nullptr and the message mentions every part.
 #define EXPECT_CREATE_FAILS(call, ...)                    \
