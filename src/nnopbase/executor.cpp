@@ -43,19 +43,18 @@ aclOpExecutor* CreateExecutor(LaunchSpec spec) {
 
 aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* handle,
                            aclrtStream stream) {
-  const std::string name(api);
   if (handle == nullptr) {
-    SetRecentError(name + ": executor is null");
+    SetRecentError(std::string(api) + ": executor is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
   std::shared_ptr<Executor> executor = Executors().Find(handle);
   if (!executor) {
-    SetRecentError(name + ": executor " + Hex(handle) + kNotLive);
+    SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
   const LaunchSpec& spec = executor->spec;
   if (workspace_size < spec.workspace_size) {
-    SetRecentError(name + ": workspaceSize " + std::to_string(workspace_size) + " is smaller than the " +
+    SetRecentError(std::string(api) + ": workspaceSize " + std::to_string(workspace_size) + " is smaller than the " +
                    std::to_string(spec.workspace_size) + " bytes phase one asked for");
     return ACLNN_ERR_PARAM_INVALID;
   }
@@ -67,7 +66,7 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     uint64_t allocation_id = 0;
     if (range.bytes != 0 &&
         (!PinDeviceRange(range.begin, range.bytes, &pin, &allocation_id) || allocation_id != range.allocation_id)) {
-      SetRecentError(name + ": the memory of " + std::string(range.owner) +
+      SetRecentError(std::string(api) + ": the memory of " + std::string(range.owner) +
                      " is no longer inside a live aclrtMalloc allocation");
       return ACLNN_ERR_PARAM_INVALID;
     }
@@ -75,12 +74,13 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
   }
   if (spec.workspace_size > 0) {
     if (workspace == nullptr) {
-      SetRecentError(name + ": workspace is null but " + std::to_string(spec.workspace_size) + " bytes are needed");
+      SetRecentError(std::string(api) + ": workspace is null but " + std::to_string(spec.workspace_size) +
+                     " bytes are needed");
       return ACLNN_ERR_PARAM_NULLPTR;
     }
     MemoryPin pin;
     if (!PinDeviceRange(workspace, spec.workspace_size, &pin)) {
-      SetRecentError(name + ": workspace " + Hex(workspace) + " + " + std::to_string(spec.workspace_size) +
+      SetRecentError(std::string(api) + ": workspace " + Hex(workspace) + " + " + std::to_string(spec.workspace_size) +
                      " bytes is not inside one live aclrtMalloc allocation");
       return ACLNN_ERR_PARAM_INVALID;
     }
@@ -88,14 +88,14 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
   }
   const bool one_shot = !executor->repeatable;
   if (one_shot && !Executors().Remove(handle)) {  // consumed by this launch; or raced by another
-    SetRecentError(name + ": executor " + Hex(handle) + kNotLive);
+    SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
   aclError queued = EnqueueOnStream(
       api, stream, [executor, workspace] { executor->spec.run(workspace); }, std::move(pins));
   if (queued != ACL_SUCCESS) {
     if (one_shot) Executors().Restore(handle, executor);  // not launched after all: may try again
-    SetRecentError(name + ": cannot queue the work: " + aclGetRecentErrMsg());
+    SetRecentError(std::string(api) + ": cannot queue the work: " + aclGetRecentErrMsg());
     return ACLNN_ERR_RUNTIME_ERROR;
   }
   return ACLNN_SUCCESS;
