@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Quick start 1: install what is missing, build, install to ./_install, then build the example
-# against the installed tree the way a CANN user does, and run it.
+# Quick start 1: install what is missing, build the libraries, install them to ./_install, then
+# build the example against the installed tree the way a CANN user does, and run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j "$(nproc)"
-cmake --install build --prefix "$PWD/_install"
+cmake -S . -B build-example -DCMAKE_BUILD_TYPE=Release -DACLNN_CPU_BUILD_TESTS=OFF -DACLNN_CPU_BUILD_BENCH=OFF
+cmake --build build-example -j "$(nproc)"
+cmake --install build-example --prefix "$PWD/_install"
 source "$PWD/_install/set_env.sh"
-cmake -S examples/mse_loss_backward -B build/example
-cmake --build build/example
-build/example/opapi_test
+cmake -S examples/mse_loss_backward -B build-example/example
+cmake --build build-example/example
+build-example/example/opapi_test
