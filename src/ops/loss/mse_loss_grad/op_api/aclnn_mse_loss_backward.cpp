@@ -106,8 +106,8 @@ aclnnStatus Validate(const Tensors& t, int64_t reduction, kernel::Shape* broadca
   const aclTensor* out = t.out.get();
   const Param inputs[3] = {{"gradOutput", t.grad.get()}, {"self", t.self.get()}, {"target", t.target.get()}};
   if (!IsComputeDtype(self.dtype)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID,
-                "self dtype " + DataTypeName(self.dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
+    return Fail(ACLNN_ERR_PARAM_INVALID, "self dtype " + DataTypeName(self.dtype) +
+                                             " is not one the operator computes; expected FLOAT, FLOAT16 or BF16");
   }
   for (const Param& p : {inputs[0], inputs[2]}) {
     if (p.tensor->dtype != self.dtype) {
@@ -116,8 +116,8 @@ aclnnStatus Validate(const Tensors& t, int64_t reduction, kernel::Shape* broadca
     }
   }
   if (!IsComputeDtype(out->dtype)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID,
-                "out dtype " + DataTypeName(out->dtype) + " is not supported; expected FLOAT, FLOAT16 or BF16");
+    return Fail(ACLNN_ERR_PARAM_INVALID, "out dtype " + DataTypeName(out->dtype) +
+                                             " is not one the operator computes; expected FLOAT, FLOAT16 or BF16");
   }
   if (reduction < 0 || reduction > 2) {
     return Fail(ACLNN_ERR_PARAM_INVALID,
