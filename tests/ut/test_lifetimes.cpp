@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "support/api_support.h"
 #include "support/expect_error.h"
+#include "support/raw_tensor.h"
 
 namespace {
 
@@ -29,16 +30,6 @@ using support::MessageMentions;
 using support::PtrText;
 
 const char* const kNames[4] = {"gradOutput", "self", "target", "out"};
-
-// Whatever a failed assertion leaves behind, afterwards the runtime is initialized with device 0 set.
-class RuntimeRestorer {
- public:
-  ~RuntimeRestorer() {
-    aclInit(nullptr);  // ACL_ERROR_REPEAT_INITIALIZE when it is running
-    int32_t device = -1;
-    if (aclrtGetDevice(&device) != ACL_SUCCESS) aclrtSetDevice(0);
-  }
-};
 
 // Resets device 0 until it is released; returns how many references there were.
 int ResetDeviceCompletely() {
@@ -48,58 +39,18 @@ int ResetDeviceCompletely() {
 }
 
 // A contiguous FLOAT tensor over its own allocation, with random values (or zeros for seed 0).
-// Descriptor and memory can be released separately.
-class Operand {
+class Operand : public support::RawFloatTensor {
  public:
-  Operand(const std::vector<int64_t>& shape, uint32_t seed) : shape_(shape) {
-    support::EnsureRuntime();
+  Operand(const std::vector<int64_t>& shape, uint32_t seed) : RawFloatTensor(shape, Values(shape, seed)) {}
+
+ private:
+  static std::vector<uint32_t> Values(const std::vector<int64_t>& shape, uint32_t seed) {
     int64_t numel = 1;
     for (int64_t d : shape) numel *= d;
     std::mt19937 rng(seed);
-    bits_ = seed == 0 ? std::vector<uint32_t>(static_cast<size_t>(numel), 0)
-                      : support::RandomBits(ACL_FLOAT, numel, support::ValueClass::kNormal, rng);
-    bytes_ = static_cast<size_t>(numel) * sizeof(float);
-    EXPECT_EQ(aclrtMalloc(&memory_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << aclGetRecentErrMsg();
-    EXPECT_EQ(aclrtMemcpy(memory_, bytes_, bits_.data(), bytes_, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS)
-        << aclGetRecentErrMsg();
-    const int64_t storage[] = {numel};
-    tensor_ = aclCreateTensor(shape_.data(), shape_.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, memory_);
-    EXPECT_NE(tensor_, nullptr) << aclGetRecentErrMsg();
+    return seed == 0 ? std::vector<uint32_t>(static_cast<size_t>(numel), 0)
+                     : support::RandomBits(ACL_FLOAT, numel, support::ValueClass::kNormal, rng);
   }
-  ~Operand() {
-    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
-    if (memory_ != nullptr) aclrtFree(memory_);
-  }
-  Operand(const Operand&) = delete;
-  Operand& operator=(const Operand&) = delete;
-
-  aclTensor* tensor() const { return tensor_; }
-  void* memory() const { return memory_; }
-  size_t bytes() const { return bytes_; }
-  golden::Tensor Golden() const { return golden::Tensor{golden::Dtype::kFloat32, shape_, bits_}; }
-  std::vector<uint32_t> Read() const {
-    std::vector<uint32_t> bits(bits_.size(), 0);
-    EXPECT_EQ(aclrtMemcpy(bits.data(), bytes_, memory_, bytes_, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS)
-        << aclGetRecentErrMsg();
-    return bits;
-  }
-  aclnnStatus DestroyTensor() {
-    const aclnnStatus status = aclDestroyTensor(tensor_);
-    tensor_ = nullptr;
-    return status;
-  }
-  aclError Free() {
-    const aclError code = aclrtFree(memory_);
-    memory_ = nullptr;
-    return code;
-  }
-
- private:
-  std::vector<int64_t> shape_;
-  std::vector<uint32_t> bits_;
-  size_t bytes_ = 0;
-  void* memory_ = nullptr;
-  aclTensor* tensor_ = nullptr;
 };
 
 // gradOutput, self, target and out of one call, all of one shape.
@@ -117,8 +68,8 @@ struct Problem {
   aclnnStatus PhaseOne(int64_t reduction, aclOpExecutor** executor) {
     uint64_t workspace_size = 0;
     const aclnnStatus status =
-        aclnnMseLossBackwardGetWorkspaceSize(operands[0]->tensor(), operands[1]->tensor(), operands[2]->tensor(),
-                                             reduction, operands[3]->tensor(), &workspace_size, executor);
+        aclnnMseLossBackwardGetWorkspaceSize(operands[0]->get(), operands[1]->get(), operands[2]->get(), reduction,
+                                             operands[3]->get(), &workspace_size, executor);
     EXPECT_EQ(workspace_size, 0u);
     return status;
   }
@@ -246,7 +197,7 @@ TEST(Lifetimes, DestroyedExecutorPassedAgain) {
                PtrText(fake));
   EXPECT_FAILS(aclSetAclOpExecutorRepeatable(fake), ACLNN_ERR_PARAM_INVALID, "aclSetAclOpExecutorRepeatable");
   EXPECT_FAILS(aclDestroyAclOpExecutor(fake), ACLNN_ERR_PARAM_INVALID, "aclDestroyAclOpExecutor");
-  aclOpExecutor* tensor_handle = reinterpret_cast<aclOpExecutor*>(problem.at(0).tensor());
+  aclOpExecutor* tensor_handle = reinterpret_cast<aclOpExecutor*>(problem.at(0).get());
   EXPECT_FAILS(aclnnMseLossBackward(nullptr, 0, tensor_handle, nullptr), ACLNN_ERR_PARAM_INVALID,
                "aclnnMseLossBackward", "not a live executor");
   EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
@@ -263,13 +214,12 @@ TEST(Lifetimes, DestroyedTensorPassedAgainInEveryPosition) {
     // A phase one made while it was alive is not affected by the destruction.
     aclOpExecutor* made_before = nullptr;
     ASSERT_EQ(problem.PhaseOne(2, &made_before), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    aclTensor* dead = problem.at(position).tensor();
-    ASSERT_EQ(problem.at(position).DestroyTensor(), ACLNN_SUCCESS);
+    aclTensor* dead = problem.at(position).get();
+    ASSERT_EQ(problem.at(position).DestroyDescriptor(), ACLNN_SUCCESS);
 
     uint64_t workspace_size = 77;
     aclOpExecutor* executor = nullptr;
-    aclTensor* args[4] = {problem.at(0).tensor(), problem.at(1).tensor(), problem.at(2).tensor(),
-                          problem.at(3).tensor()};
+    aclTensor* args[4] = {problem.at(0).get(), problem.at(1).get(), problem.at(2).get(), problem.at(3).get()};
     args[position] = dead;
     EXPECT_FAILS(
         aclnnMseLossBackwardGetWorkspaceSize(args[0], args[1], args[2], 2, args[3], &workspace_size, &executor),
@@ -295,7 +245,7 @@ TEST(Lifetimes, DestroyedTensorPassedAgainInEveryPosition) {
 
 TEST(Lifetimes, LaunchAfterTheLastDeviceResetThenAfterSetDevice) {
   support::EnsureRuntime();
-  RuntimeRestorer restorer;
+  support::RuntimeRestorer restorer;
   Problem one_shot({4, 9}, 50);
   Problem repeatable({4, 9}, 60);
   aclOpExecutor* first = nullptr;
@@ -332,7 +282,7 @@ TEST(Lifetimes, LaunchAfterTheLastDeviceResetThenAfterSetDevice) {
 
 TEST(Lifetimes, FinalizeDrainsQueuedLaunchesAndARepeatableExecutorSurvivesIt) {
   support::EnsureRuntime();
-  RuntimeRestorer restorer;
+  support::RuntimeRestorer restorer;
   Problem queued({128, 64}, 70);
   Problem repeatable({6, 6}, 80);
   aclrtStream stream = nullptr;
@@ -344,7 +294,7 @@ TEST(Lifetimes, FinalizeDrainsQueuedLaunchesAndARepeatableExecutorSurvivesIt) {
   ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, one_shot, stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   // The launch's output also lands in plain host memory, so it can be looked at without the runtime.
   std::vector<uint32_t> seen(128 * 64, 0);
-  ASSERT_EQ(aclrtMemcpyAsync(seen.data(), queued.out().bytes(), queued.out().memory(), queued.out().bytes(),
+  ASSERT_EQ(aclrtMemcpyAsync(seen.data(), queued.out().bytes(), queued.out().data(), queued.out().bytes(),
                              ACL_MEMCPY_DEVICE_TO_HOST, stream),
             ACL_SUCCESS)
       << aclGetRecentErrMsg();
@@ -398,9 +348,9 @@ TEST(Lifetimes, DestroyStreamWithLaunchesQueuedWaitsForThem) {
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(p.PhaseOne(i % 3, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    for (int k = 0; k < 4; ++k) EXPECT_EQ(p.at(k).DestroyTensor(), ACLNN_SUCCESS);
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(p.at(k).DestroyDescriptor(), ACLNN_SUCCESS);
     seen[i].assign(p.out().bytes() / sizeof(float), 0);
-    ASSERT_EQ(aclrtMemcpyAsync(seen[i].data(), p.out().bytes(), p.out().memory(), p.out().bytes(),
+    ASSERT_EQ(aclrtMemcpyAsync(seen[i].data(), p.out().bytes(), p.out().data(), p.out().bytes(),
                                ACL_MEMCPY_DEVICE_TO_HOST, stream),
               ACL_SUCCESS)
         << aclGetRecentErrMsg();
@@ -488,13 +438,13 @@ TEST(Lifetimes, FreeWhileARepeatableExecutorUsesTheMemory) {
     filler.Queue(stream);
     ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     std::vector<uint32_t> seen(256 * 64, 0);
-    ASSERT_EQ(aclrtMemcpyAsync(seen.data(), problem.out().bytes(), problem.out().memory(), problem.out().bytes(),
+    ASSERT_EQ(aclrtMemcpyAsync(seen.data(), problem.out().bytes(), problem.out().data(), problem.out().bytes(),
                                ACL_MEMCPY_DEVICE_TO_HOST, stream),
               ACL_SUCCESS)
         << aclGetRecentErrMsg();
     // The free waits for the queued launch (and, for out, for the copy after it).
-    void* gone = problem.at(freed).memory();
-    ASSERT_EQ(problem.at(freed).Free(), ACL_SUCCESS) << aclGetRecentErrMsg();
+    void* gone = problem.at(freed).data();
+    ASSERT_EQ(problem.at(freed).FreeMemory(), ACL_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
     EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, expected.bits, seen), "");
 
@@ -535,9 +485,8 @@ TEST(Lifetimes, FreedWorkspaceIsRefusedAtTheNextLaunch) {
 
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(
-      aclnnMseLossBackwardGetWorkspaceSize(grad.tensor(), self, target.tensor(), 2, out, &workspace_size, &executor),
-      ACLNN_SUCCESS)
+  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(grad.get(), self, target.get(), 2, out, &workspace_size, &executor),
+            ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   ASSERT_GT(workspace_size, 0u);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();

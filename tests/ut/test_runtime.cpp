@@ -19,6 +19,7 @@
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "support/api_support.h"
 #include "support/expect_error.h"
+#include "support/raw_tensor.h"
 
 namespace {
 
@@ -76,59 +77,6 @@ class DeviceBuffer {
   size_t bytes_ = 0;
 };
 
-// A contiguous FLOAT tensor over its own allocation; descriptor and memory can be released separately.
-class RawFloatTensor {
- public:
-  RawFloatTensor(const std::vector<int64_t>& shape, const std::vector<uint32_t>& bits) : shape_(shape), bits_(bits) {
-    support::EnsureRuntime();
-    int64_t numel = 1;
-    for (int64_t d : shape) numel *= d;
-    bytes_ = static_cast<size_t>(numel) * sizeof(float);
-    EXPECT_EQ(bits.size(), static_cast<size_t>(numel));
-    EXPECT_EQ(aclrtMalloc(&data_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << aclGetRecentErrMsg();
-    EXPECT_EQ(aclrtMemcpy(data_, bytes_, bits.data(), bytes_, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS)
-        << aclGetRecentErrMsg();
-    const std::vector<int64_t> storage = {numel};
-    tensor_ = aclCreateTensor(shape_.data(), shape_.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage.data(),
-                              storage.size(), data_);
-    EXPECT_NE(tensor_, nullptr) << aclGetRecentErrMsg();
-  }
-  ~RawFloatTensor() {
-    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
-    if (data_ != nullptr) aclrtFree(data_);
-  }
-  RawFloatTensor(const RawFloatTensor&) = delete;
-  RawFloatTensor& operator=(const RawFloatTensor&) = delete;
-
-  aclTensor* get() const { return tensor_; }
-  void* data() const { return data_; }
-  size_t bytes() const { return bytes_; }
-  golden::Tensor Golden() const { return golden::Tensor{golden::Dtype::kFloat32, shape_, bits_}; }
-  std::vector<uint32_t> Read() const {
-    std::vector<uint32_t> bits(bytes_ / sizeof(float), 0);
-    EXPECT_EQ(aclrtMemcpy(bits.data(), bytes_, data_, bytes_, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS)
-        << aclGetRecentErrMsg();
-    return bits;
-  }
-  aclnnStatus DestroyDescriptor() {
-    const aclnnStatus status = aclDestroyTensor(tensor_);
-    tensor_ = nullptr;
-    return status;
-  }
-  aclError FreeMemory() {
-    const aclError code = aclrtFree(data_);
-    data_ = nullptr;
-    return code;
-  }
-
- private:
-  std::vector<int64_t> shape_;
-  std::vector<uint32_t> bits_;
-  size_t bytes_ = 0;
-  void* data_ = nullptr;
-  aclTensor* tensor_ = nullptr;
-};
-
 std::vector<uint32_t> RandomFloats(int64_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   return support::RandomBits(ACL_FLOAT, n, support::ValueClass::kNormal, rng);
@@ -140,23 +88,12 @@ std::vector<uint32_t> BytesToWords(const std::vector<uint8_t>& bytes) {
   return words;
 }
 
-// Whatever a failed assertion leaves behind, the runtime is initialized with device 0 set afterwards,
-// so later tests in this process still find it running.
-class RuntimeRestorer {
- public:
-  ~RuntimeRestorer() {
-    aclInit(nullptr);  // ACL_ERROR_REPEAT_INITIALIZE when it is running already
-    int32_t device = -1;
-    if (aclrtGetDevice(&device) != ACL_SUCCESS) aclrtSetDevice(0);
-  }
-};
-
 // ---------------------------------------------------------------------------------------------
 // Life cycle. Runs first (definition order) and leaves the runtime initialized with device 0 set.
 
 TEST(RuntimeLifecycle, InitFinalizeLifecycle) {
   support::EnsureRuntime();
-  RuntimeRestorer restorer;
+  support::RuntimeRestorer restorer;
 
   EXPECT_FAILS(aclInit(nullptr), ACL_ERROR_REPEAT_INITIALIZE, "aclInit", "already initialized");
   EXPECT_FAILS(aclInit("/nonexistent/aclnn-cpu/acl.json"), ACL_ERROR_INVALID_FILE, "aclInit",
@@ -843,10 +780,10 @@ TEST(RuntimeLaunch, TensorsDestroyedRightAfterLaunch) {
   support::EnsureRuntime();
   const std::vector<int64_t> shape = {300, 333};
   const int64_t numel = 300 * 333;
-  RawFloatTensor grad(shape, RandomFloats(numel, 101));
-  RawFloatTensor self(shape, RandomFloats(numel, 102));
-  RawFloatTensor target(shape, RandomFloats(numel, 103));
-  RawFloatTensor out(shape, std::vector<uint32_t>(static_cast<size_t>(numel), 0));
+  support::RawFloatTensor grad(shape, RandomFloats(numel, 101));
+  support::RawFloatTensor self(shape, RandomFloats(numel, 102));
+  support::RawFloatTensor target(shape, RandomFloats(numel, 103));
+  support::RawFloatTensor out(shape, std::vector<uint32_t>(static_cast<size_t>(numel), 0));
   const golden::Tensor expected =
       golden::MseLossGrad(grad.Golden(), self.Golden(), target.Golden(), 1, golden::Dtype::kFloat32);
   aclrtStream stream = nullptr;
@@ -872,10 +809,10 @@ TEST(RuntimeLaunch, FreeOfAnInputWaitsForQueuedLaunch) {
   support::EnsureRuntime();
   const std::vector<int64_t> shape = {1024, 512};
   const int64_t numel = 1024 * 512;
-  RawFloatTensor grad(shape, RandomFloats(numel, 111));
-  RawFloatTensor self(shape, RandomFloats(numel, 112));
-  RawFloatTensor target(shape, RandomFloats(numel, 113));
-  RawFloatTensor out(shape, std::vector<uint32_t>(static_cast<size_t>(numel), 0));
+  support::RawFloatTensor grad(shape, RandomFloats(numel, 111));
+  support::RawFloatTensor self(shape, RandomFloats(numel, 112));
+  support::RawFloatTensor target(shape, RandomFloats(numel, 113));
+  support::RawFloatTensor out(shape, std::vector<uint32_t>(static_cast<size_t>(numel), 0));
   const golden::Tensor expected =
       golden::MseLossGrad(grad.Golden(), self.Golden(), target.Golden(), 2, golden::Dtype::kFloat32);
   aclrtStream stream = nullptr;
