@@ -219,7 +219,7 @@ class Parser {
           out->push_back(e);
           break;
         case '\'':
-          if (!python_) return Fail(pos_ - 2, "unsupported escape \\'");
+          if (!python_) return Fail(pos_ - 2, "unknown escape \\'");
           out->push_back(e);
           break;
         case 'n':
@@ -235,14 +235,14 @@ class Parser {
         case 'b':
         case 'f':
         case 'u':
-          if (python_) return Fail(pos_ - 2, std::string("unsupported escape \\") + e);
+          if (python_) return Fail(pos_ - 2, std::string("unknown escape \\") + e);
           if (e == '/') out->push_back('/');
           if (e == 'b') out->push_back('\b');
           if (e == 'f') out->push_back('\f');
           if (e == 'u' && !ParseUnicodeEscape(out)) return false;
           break;
         default:
-          return Fail(pos_ - 2, "unsupported escape \\" + std::string(1, e));
+          return Fail(pos_ - 2, "unknown escape \\" + std::string(1, e));
       }
     }
   }
