@@ -5,6 +5,10 @@
 #      compare:   compare mode passes NPU-style outputs equal to the golden, and reports a wrong one
 #      reproduce: --filter and the seed reproduce a case's inputs; another seed changes them
 #      installed: the installed runner (bin/, finding lib64/) runs the sample suite
+#      jobs:      the report is byte-identical for --jobs 1, 2 and 3, and under a memory budget that
+#                 lets one case run at a time; a case over the budget is skipped with its bytes
+#      junit:     --junit writes a file that JUNIT_CHECK reads as well-formed JUnit whose counts are
+#                 the summary line's; --list names every run without running it
 foreach(var RUNNER CASES WORK_DIR MODE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "${var} is not set")
@@ -13,7 +17,10 @@ endforeach()
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(csv ${CASES}/mse_loss_grad_kernel.csv)
+set(real_csv ${CASES}/mse_loss_grad_kernel_real_columns.csv)
 set(json ${CASES}/mse_loss_backward_api.json)
+set(samples ${csv} ${real_csv} ${json})
+set(sample_summary "55 passed, 0 failed, 2 skipped")
 
 # run(<expected exit code> <runner arguments>...): stdout in `out`, stderr in `err`.
 function(run expected)
@@ -54,16 +61,16 @@ if(MODE STREQUAL "corrupt")
          "\nFAIL bad_infer_mismatch \\([^\n]*corrupt.csv line 8\\): output_shapes says \\[5\\] but infer shape gives \\[4\\]\n"
          "\nFAIL bad_mean_over_empty \\([^\n]*line 9\\): tiling rejected the case: [^\n]*predict cannot be empty when reduction is mean"
          "\nFAIL bad_reduction_string \\([^\n]*line 10\\): tiling rejected the case: [^\n]*reduction \"avg\" is invalid"
-         "\nUNREADABLE [^\n]*corrupt.json case id 1 at line 9 \\(bad_range_word\\): field inputs\\[0\\].range_values: expected"
-         "\nUNREADABLE [^\n]*corrupt.json case id 2 at line 16 \\(bad_missing_self\\): field inputs: no self tensor\n"
-         "\nUNREADABLE [^\n]*corrupt.json case id 3 at line 22 \\(bad_dtype\\): field inputs\\[0\\].dtype: unknown dtype \"fp64\""
+         "\nUNREADABLE [^\n]*corrupt.json case id 1 at line 9 \\(bad_range_word#1\\): field inputs\\[0\\].range_values: expected"
+         "\nUNREADABLE [^\n]*corrupt.json case id 2 at line 16 \\(bad_missing_self#2\\): field inputs: no self tensor\n"
+         "\nUNREADABLE [^\n]*corrupt.json case id 3 at line 22 \\(bad_dtype#3\\): field inputs\\[0\\].dtype: unknown dtype \"fp64\""
          "\nUNREADABLE [^\n]*corrupt.json case at index 4 at line 29: the case is not a JSON object\n"
-         "\nFAIL bad_reduction_value\\[reduction=3\\] \\([^\n]*\\): aclnnMseLossBackwardGetWorkspaceSize returned 161002: "
-         "\nUNREADABLE [^\n]*corrupt.json case id 6 at line 37 \\(good_csv_first\\): duplicate case name \\(first at [^\n]*corrupt.csv line 2\\)\n")
-  if(out MATCHES "(good_csv_last|good_json_first|reduction=2)")
+         "\nFAIL bad_reduction_value#5\\[reduction=3\\] \\([^\n]*\\): aclnnMseLossBackwardGetWorkspaceSize returned 161002: "
+         "\nUNREADABLE [^\n]*corrupt.json case id 0 at line 37 \\(good_json_first#0\\): duplicate \\(name, id\\) \\(first at [^\n]*corrupt.json case id 0 at line 2\\)\n")
+  if(out MATCHES "(good_csv_last|good_json_first#8|reduction=2)")
     message(FATAL_ERROR "a passing case is in the report:\n${out}")
   endif()
-  expect_last_line("${out}" "4 passed, 14 failed")
+  expect_last_line("${out}" "5 passed, 14 failed")
 
 elseif(MODE STREQUAL "unusable")
   run(2 ${WORK_DIR}/missing.csv)
@@ -84,11 +91,11 @@ elseif(MODE STREQUAL "unusable")
 
 elseif(MODE STREQUAL "compare")
   # An NPU-style output directory: each run's golden saved as <case name>.npy.
-  run(0 --dump-all ${WORK_DIR}/dump ${csv} ${json})
+  run(0 --dump-all ${WORK_DIR}/dump ${samples})
   file(GLOB goldens ${WORK_DIR}/dump/*.golden.npy ${WORK_DIR}/dump/*.golden.bf16-as-u2.npy)
   list(LENGTH goldens count)
-  if(NOT count EQUAL 41)
-    message(FATAL_ERROR "expected 41 dumped goldens, found ${count}")
+  if(NOT count EQUAL 55)
+    message(FATAL_ERROR "expected 55 dumped goldens, found ${count}")
   endif()
   file(MAKE_DIRECTORY ${WORK_DIR}/npu)
   foreach(golden IN LISTS goldens)
@@ -96,24 +103,32 @@ elseif(MODE STREQUAL "compare")
     string(REGEX REPLACE "\\.golden\\..*$" ".npy" name "${name}")
     execute_process(COMMAND ${CMAKE_COMMAND} -E copy ${golden} ${WORK_DIR}/npu/${name})
   endforeach()
-  run(0 --compare ${WORK_DIR}/npu ${csv} ${json})
-  expect_last_line("${out}" "41 passed, 0 failed, 1 skipped")
+  run(0 --compare ${WORK_DIR}/npu ${samples})
+  expect_last_line("${out}" "${sample_summary}")
   # A deliberately wrong output: another case's golden of the same shape and dtype; and one missing.
   execute_process(COMMAND ${CMAKE_COMMAND} -E copy ${WORK_DIR}/dump/kernel_fp32_mean_same_shape.golden.npy
-                          ${WORK_DIR}/npu/api_fp32_mean_same_shape.npy)
+                          "${WORK_DIR}/npu/api_fp32_mean_same_shape#1.npy")
   file(REMOVE ${WORK_DIR}/npu/kernel_fp32_all_0d.npy)
-  run(1 --compare ${WORK_DIR}/npu ${csv} ${json})
+  run(1 --compare ${WORK_DIR}/npu ${samples})
   expect("${out}"
-         "\nFAIL api_fp32_mean_same_shape \\([^\n]*\\): [0-9]+ of 256 elements \\([0-9.]+%\\) over rtol 0.0001 \\(allowed: 0.1%\\). first at index [0-9]+: expected -?[0-9.e+-]+ \\(0x[0-9a-f]+\\), actual -?[0-9.e+-]+ \\(0x[0-9a-f]+\\)\n"
+         "\nFAIL api_fp32_mean_same_shape#1 \\([^\n]*\\): [0-9]+ of 256 elements \\([0-9.]+%\\) over rtol 0.0001 \\(allowed: 0.1%\\). first at index [0-9]+: expected -?[0-9.e+-]+ \\(0x[0-9a-f]+\\), actual -?[0-9.e+-]+ \\(0x[0-9a-f]+\\)\n"
          "\nFAIL kernel_fp32_all_0d \\([^\n]*\\): no output to compare: [^\n]*kernel_fp32_all_0d.npy: cannot open")
-  expect_last_line("${out}" "39 passed, 2 failed, 1 skipped")
+  expect_last_line("${out}" "53 passed, 2 failed, 2 skipped")
   # Everything over the threshold, but a share of 1 allowed.
-  run(0 --compare ${WORK_DIR}/npu --rtol-share 1 --filter api_fp32_mean_same_shape ${json})
+  run(0 --compare ${WORK_DIR}/npu --rtol-share 1 --filter "api_fp32_mean_same_shape#1" ${json})
+  # A row's precision_tolerances sets compare mode's thresholds: real_fp32_sum_any_share allows a
+  # share of 1, so another case's output passes there; --rtol-share on the command line overrides it.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E copy ${WORK_DIR}/dump/real_fp32_one_range_with_nan.golden.npy
+                          ${WORK_DIR}/npu/real_fp32_sum_any_share.npy)
+  run(0 --compare ${WORK_DIR}/npu --filter real_fp32_sum_any_share ${real_csv})
+  expect_last_line("${out}" "1 passed, 0 failed")
+  run(1 --compare ${WORK_DIR}/npu --filter real_fp32_sum_any_share --rtol-share 0 ${real_csv})
+  expect("${out}" "\nFAIL real_fp32_sum_any_share \\([^\n]*\\): [0-9]+ of 40 elements [^\n]* over rtol 0.0001 \\(allowed: 0%\\)")
 
 elseif(MODE STREQUAL "reproduce")
-  run(0 --dump-all ${WORK_DIR}/all ${csv} ${json})
+  run(0 --dump-all ${WORK_DIR}/all ${samples})
   # One case alone, files in the other order: the same inputs, golden and output, byte for byte.
-  run(0 --seed 1 --filter "kernel_bf16_sum_broad*" --dump-all ${WORK_DIR}/one ${json} ${csv})
+  run(0 --seed 1 --filter "kernel_bf16_sum_broad*" --dump-all ${WORK_DIR}/one ${json} ${real_csv} ${csv})
   expect_last_line("${out}" "1 passed, 0 failed")
   file(GLOB one RELATIVE ${WORK_DIR}/one ${WORK_DIR}/one/*)
   list(LENGTH one count)
@@ -136,10 +151,15 @@ elseif(MODE STREQUAL "reproduce")
     message(FATAL_ERROR "seed 7 gave the inputs of seed 1")
   endif()
   # One run of a reduction range, by its report name (brackets escaped for the glob).
-  run(0 --filter "api_bf16_every_reduction\\[reduction=2\\]" ${json})
+  run(0 --filter "api_bf16_every_reduction#0\\[reduction=2\\]" ${json})
   expect_last_line("${out}" "1 passed, 0 failed")
-  run(0 --filter "api_bf16_every_reduction" ${json})
+  run(0 --filter "api_bf16_every_reduction#0" ${json})
   expect_last_line("${out}" "3 passed, 0 failed")
+  # Repeated names: each (name, id) its own case, with its own inputs.
+  run(0 --filter "test_mse_loss_backward#1[34]" ${json})
+  expect_last_line("${out}" "2 passed, 0 failed")
+  run(0 --filter "test_mse_loss_backward#*" ${json})
+  expect_last_line("${out}" "9 passed, 0 failed")
 
 elseif(MODE STREQUAL "installed")
   if(NOT DEFINED BUILD_DIR)
@@ -151,8 +171,68 @@ elseif(MODE STREQUAL "installed")
     message(FATAL_ERROR "install failed (${rc})")
   endif()
   set(RUNNER ${WORK_DIR}/prefix/bin/aclnn_case_runner)
-  run(0 ${csv} ${json})
-  expect_last_line("${out}" "41 passed, 0 failed, 1 skipped")
+  run(0 ${samples})
+  expect_last_line("${out}" "${sample_summary}")
+
+elseif(MODE STREQUAL "jobs")
+  set(all ${samples} ${CASES}/bad/corrupt.csv ${CASES}/bad/corrupt.json)
+  run(1 --jobs 1 ${all})
+  set(one "${out}")
+  foreach(jobs 2 3)
+    run(1 --jobs ${jobs} ${all})
+    if(NOT out STREQUAL one)
+      message(FATAL_ERROR "the report with --jobs ${jobs} differs from --jobs 1:\n${out}\n---\n${one}")
+    endif()
+  endforeach()
+  # 1 MiB: the three large*parallel cases need more and are skipped with their bytes; the others
+  # run whenever they fit beside each other; the rest of the report is the same.
+  run(1 --jobs 3 --memory-budget 1M ${all})
+  expect("${out}" "\nSKIP kernel_fp32_large_parallel \\([^\n]*\\): its tensors need 4194304 bytes \\(4.0 MiB\\), more than the memory budget of 1048576 bytes \\(1.0 MiB\\)\n"
+         "\nSKIP api_fp16_large_parallel#11 \\([^\n]*\\): its tensors need 1573888 bytes")
+  string(REGEX REPLACE "\nSKIP [^\n]*large[^\n]*parallel[^\n]*" "" skipped_out "${out}")
+  string(REGEX REPLACE "[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\n$" "" skipped_out "${skipped_out}")
+  string(REGEX REPLACE "[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\n$" "" one_lines "${one}")
+  if(NOT skipped_out STREQUAL one_lines)
+    message(FATAL_ERROR "a small memory budget changed the report beyond its skips:\n${out}")
+  endif()
+  run(2 --memory-budget 0 ${csv})
+  expect("${err}" "--memory-budget wants a positive byte count")
+
+elseif(MODE STREQUAL "junit")
+  foreach(var JUNIT_CHECK)
+    if(NOT DEFINED ${var})
+      message(FATAL_ERROR "${var} is not set")
+    endif()
+  endforeach()
+  set(all ${samples} ${CASES}/bad/corrupt.csv ${CASES}/bad/corrupt.json)
+  run(1 --junit ${WORK_DIR}/results.xml ${all})
+  string(REGEX MATCH "([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped\n$" summary "${out}")
+  set(passed ${CMAKE_MATCH_1})
+  set(failed ${CMAKE_MATCH_2})
+  set(skipped ${CMAKE_MATCH_3})
+  math(EXPR total "${passed} + ${failed} + ${skipped}")
+  execute_process(COMMAND ${JUNIT_CHECK} ${WORK_DIR}/results.xml ${total} ${failed} ${skipped} RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE check ERROR_VARIABLE check)
+  if(rc)
+    message(FATAL_ERROR "the JUnit file does not check (${rc}): ${check}")
+  endif()
+  # Every FAIL line is a failure message; the suites are the files.
+  file(READ ${WORK_DIR}/results.xml xml)
+  expect("${xml}" "<testsuite name=\"[^\"]*mse_loss_grad_kernel_real_columns.csv\" tests=\"6\" failures=\"0\" errors=\"0\" skipped=\"1\""
+         "<failure message=\"FAIL bad_infer_mismatch \\(")
+  # --list: every run, nothing run.
+  run(0 --list ${samples})
+  string(REGEX MATCHALL "\n" lines "${out}")
+  list(LENGTH lines count)
+  if(NOT count EQUAL 57)
+    message(FATAL_ERROR "--list printed ${count} lines, not 57:\n${out}")
+  endif()
+  expect("${out}" "^kernel_fp32_mean_same_shape \\([^\n]*line 2\\): mse_loss_grad predict float32 \\[32, 8\\], "
+         "\napi_bf16_every_reduction#0\\[reduction=1\\] \\([^\n]*\\): MseLossBackward self bfloat16 \\[6, 5, 4\\]"
+         "\nreal_bf16_disabled \\([^\n]*\\): disabled\n")
+  if(out MATCHES "seed|passed")
+    message(FATAL_ERROR "--list ran the cases:\n${out}")
+  endif()
 
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")

@@ -1,4 +1,6 @@
-// The element types the engine computes with, and their storage sizes.
+// The element types the project computes with: one enum and one traits table, used by the engine,
+// the operators, the golden's harness and the tools alike. Switches over DType have no default, so
+// -Wswitch names every place a new dtype must reach.
 #ifndef ACLNN_CPU_KERNEL_DTYPE_H_
 #define ACLNN_CPU_KERNEL_DTYPE_H_
 
@@ -7,20 +9,47 @@
 namespace aclcpu {
 namespace kernel {
 
-enum class DType : int { kFloat32 = 0, kFloat16 = 1, kBFloat16 = 2 };
+enum class DType : uint8_t { kFloat32 = 0, kFloat16 = 1, kBFloat16 = 2 };
+constexpr int kDTypeCount = 3;
 
-inline int64_t ElementSize(DType dtype) { return dtype == DType::kFloat32 ? 4 : 2; }
+struct DTypeTraits {
+  DType dtype;
+  const char* name;        // as CANN prints it: "FLOAT", "FLOAT16", "BF16"
+  int64_t size;            // bytes per element
+  int acl;                 // the aclDataType value (checked against acl_base.h where that is included)
+  const char* short_name;  // as ops-nn's JSON case lists spell it: "fp32", "fp16", "bf16"
+  const char* long_name;   // as its CSV case tables spell it: "float32", "float16", "bfloat16"
+  const char* npy_descr;   // the NPY element type: bf16 travels as its raw bits, "<u2"
+};
 
-inline const char* DTypeName(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32:
-      return "FLOAT";
-    case DType::kFloat16:
-      return "FLOAT16";
-    default:
-      return "BF16";
+// Indexed by DType.
+constexpr DTypeTraits kDTypeTable[kDTypeCount] = {
+    {DType::kFloat32, "FLOAT", 4, 0, "fp32", "float32", "<f4"},
+    {DType::kFloat16, "FLOAT16", 2, 1, "fp16", "float16", "<f2"},
+    {DType::kBFloat16, "BF16", 2, 27, "bf16", "bfloat16", "<u2"},
+};
+
+constexpr const DTypeTraits& Traits(DType dtype) { return kDTypeTable[static_cast<int>(dtype)]; }
+static_assert(Traits(DType::kFloat32).dtype == DType::kFloat32 && Traits(DType::kFloat16).dtype == DType::kFloat16 &&
+                  Traits(DType::kBFloat16).dtype == DType::kBFloat16,
+              "kDTypeTable is indexed by DType");
+constexpr int64_t ElementSize(DType dtype) { return Traits(dtype).size; }
+constexpr const char* DTypeName(DType dtype) { return Traits(dtype).name; }
+
+// The DType of an aclDataType value; false for one the engine does not compute with.
+inline bool DTypeFromAcl(int acl, DType* dtype) {
+  for (const DTypeTraits& traits : kDTypeTable) {
+    if (traits.acl == acl) {
+      *dtype = traits.dtype;
+      return true;
+    }
   }
+  return false;
 }
+
+// aclnn's type promotion over the floating types: equal types stay; any other pair computes in
+// FLOAT (FLOAT16 with BF16 has no common 16-bit type).
+constexpr DType PromoteTypes(DType a, DType b) { return a == b ? a : DType::kFloat32; }
 
 }  // namespace kernel
 }  // namespace aclcpu

@@ -114,13 +114,14 @@ aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src
   return CheckCopySide(api, "src", src, count, IsDeviceKind(kind, false), src_pin);
 }
 
-// Waits until queued work no longer uses the allocations of these pins (which may be the same one).
+// Waits until queued work no longer uses the allocations of these pins (which may be the same
+// one). Copies running on other host threads are not waited for: they need no order.
 void WaitForQueuedWork(const MemoryPin& a, const MemoryPin& b) {
   for (const MemoryPin* pin : {&a, &b}) {
     Allocation* allocation = const_cast<Allocation*>(pin->allocation());
     if (allocation == nullptr) continue;
-    const int64_t own_pins = (a.allocation() == allocation) + (b.allocation() == allocation);
-    WaitUntilIdle(*allocation, own_pins);
+    std::unique_lock<std::mutex> lock(allocation->mutex);
+    allocation->released.wait(lock, [&] { return allocation->queued_pins == 0; });
   }
 }
 
@@ -137,8 +138,16 @@ MemoryPin& MemoryPin::operator=(MemoryPin&& other) noexcept {
   if (this != &other) {
     Release();
     allocation_ = std::move(other.allocation_);
+    queued_ = other.queued_;
   }
   return *this;
+}
+
+void MemoryPin::MarkQueued() {
+  if (!allocation_ || queued_) return;
+  std::lock_guard<std::mutex> lock(allocation_->mutex);
+  ++allocation_->queued_pins;
+  queued_ = true;
 }
 
 MemoryPin::~MemoryPin() { Release(); }
@@ -148,9 +157,11 @@ void MemoryPin::Release() {
   {
     std::lock_guard<std::mutex> lock(allocation_->mutex);
     --allocation_->pins;
+    if (queued_) --allocation_->queued_pins;
   }
   allocation_->released.notify_all();
   allocation_.reset();
+  queued_ = false;
 }
 
 std::shared_ptr<Allocation> FindAllocation(const void* ptr) {
@@ -173,9 +184,9 @@ bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin, uint64_t* a
   return true;
 }
 
-void WaitUntilIdle(Allocation& allocation, int64_t own_pins) {
+void WaitUntilUnused(Allocation& allocation) {
   std::unique_lock<std::mutex> lock(allocation.mutex);
-  allocation.released.wait(lock, [&] { return allocation.pins <= own_pins; });
+  allocation.released.wait(lock, [&] { return allocation.pins == 0; });
 }
 
 }  // namespace aclcpu
@@ -250,7 +261,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
       allocation = std::move(it->second);
       registry.device.erase(it);
     }
-    aclcpu::WaitUntilIdle(*allocation, 0);  // queued work that uses it runs first
+    aclcpu::WaitUntilUnused(*allocation);  // queued work and copies that use it end first
     std::free(allocation->base);
     allocation->base = nullptr;
     return ACL_SUCCESS;

@@ -11,8 +11,8 @@ namespace aclcpu {
 
 // The live allocation that contains ptr, or nullptr.
 std::shared_ptr<Allocation> FindAllocation(const void* ptr);
-// Waits until no queued work holds allocation, beyond the own_pins the caller holds itself.
-void WaitUntilIdle(Allocation& allocation, int64_t own_pins);
+// Waits until nothing holds a pin on the allocation (queued work, copies on other threads).
+void WaitUntilUnused(Allocation& allocation);
 
 }  // namespace aclcpu
 

@@ -42,7 +42,9 @@ ACLCPU_API bool LogEnabled(int level);
 ACLCPU_API void Log(int level, const std::string& msg);
 
 // ---- device memory ---------------------------------------------------------------------------
-// One aclrtMalloc allocation. While pins is non-zero, queued work uses it and aclrtFree waits.
+// One aclrtMalloc allocation. While pins is non-zero, something uses it (queued work, or a copy
+// running on some host thread) and aclrtFree waits; while queued_pins is, queued work uses it and
+// synchronous copies wait.
 struct Allocation {
   char* base = nullptr;
   size_t size = 0;
@@ -50,6 +52,7 @@ struct Allocation {
   std::mutex mutex;
   std::condition_variable released;
   int64_t pins = 0;
+  int64_t queued_pins = 0;  // the pins that queued work holds
 };
 
 // Keeps an allocation alive and busy for as long as the pin exists (moved into queued work).
@@ -63,10 +66,13 @@ class ACLCPU_API MemoryPin {
   MemoryPin& operator=(const MemoryPin&) = delete;
   ~MemoryPin();
   const Allocation* allocation() const { return allocation_.get(); }
+  // Counts the pin as held by queued work (streams do this as they take work).
+  void MarkQueued();
 
  private:
   void Release();
   std::shared_ptr<Allocation> allocation_;
+  bool queued_ = false;
 };
 
 // True when [ptr, ptr + bytes) lies inside one live aclrtMalloc allocation; then *pin (if not null)

@@ -32,6 +32,7 @@ void RunTask(const std::function<void()>& fn) {
 }  // namespace
 
 void Stream::Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool may_run_inline) {
+  for (MemoryPin& pin : pins) pin.MarkQueued();  // synchronous copies of this memory now wait for fn
   std::unique_lock<std::mutex> lock(mutex_);
   ++pushed_;
   if (may_run_inline && !running_ && queue_.empty()) {

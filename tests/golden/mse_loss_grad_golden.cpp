@@ -21,50 +21,48 @@ uint32_t ToBits32(float value) {
 }
 
 // Format of a binary float type: significand bits (with the implicit one), the smallest normal
-// exponent, the largest finite value, and the bit layout.
+// exponent, and the bit layout.
 struct Format {
   int precision;
   int min_exponent;  // of the smallest normal, as 2^min_exponent
-  double max_finite;
   int mantissa_bits;
+  int exponent_bits;
   int exponent_bias;
 };
 
 Format FormatOf(Dtype dtype) {
-  if (dtype == Dtype::kFloat16) return Format{11, -14, 65504.0, 10, 15};
-  return Format{8, -126, std::ldexp(255.0 / 128.0, 127), 7, 127};  // BF16
+  switch (dtype) {
+    case Dtype::kFloat32:
+      return Format{24, -126, 23, 8, 127};
+    case Dtype::kFloat16:
+      return Format{11, -14, 10, 5, 15};
+    case Dtype::kBFloat16:
+      return Format{8, -126, 7, 8, 127};
+  }
+  return Format{};
 }
 
-uint32_t Encode(const Format& f, bool negative, double magnitude) {
-  const uint32_t sign = negative ? (1u << (f.mantissa_bits + (f.precision == 11 ? 5 : 8))) : 0u;
-  const uint32_t exponent_mask = f.precision == 11 ? 0x1fu : 0xffu;
-  if (std::isinf(magnitude)) return sign | (exponent_mask << f.mantissa_bits);
-  if (magnitude == 0.0) return sign;
-  int e = 0;
-  std::frexp(magnitude, &e);  // magnitude = m * 2^e, m in [0.5, 1)
-  const int unbiased = e - 1;
-  if (unbiased < f.min_exponent) {  // subnormal: count units of the smallest subnormal
-    const double units = std::ldexp(magnitude, -(f.min_exponent - f.mantissa_bits));
-    return sign | static_cast<uint32_t>(units);
-  }
-  const double fraction = std::ldexp(magnitude, -unbiased) - 1.0;  // in [0, 1)
-  const uint32_t mantissa = static_cast<uint32_t>(std::ldexp(fraction, f.mantissa_bits));
-  return sign | (static_cast<uint32_t>(unbiased + f.exponent_bias) << f.mantissa_bits) | mantissa;
-}
+// 2^k, exact, for the exponents the conversions meet: scaling becomes one multiplication.
+constexpr int kMinPow2 = -400, kMaxPow2 = 400;
+const std::vector<double> kPow2 = [] {
+  std::vector<double> powers;
+  for (int k = kMinPow2; k <= kMaxPow2; ++k) powers.push_back(std::ldexp(1.0, k));
+  return powers;
+}();
+double Pow2(int k) { return kPow2[static_cast<size_t>(k - kMinPow2)]; }
 
 double Decode(const Format& f, uint32_t bits) {
-  const int exponent_bits = f.precision == 11 ? 5 : 8;
-  const bool negative = (bits >> (f.mantissa_bits + exponent_bits)) & 1u;
-  const uint32_t exponent = (bits >> f.mantissa_bits) & ((1u << exponent_bits) - 1u);
-  const uint32_t mantissa = bits & ((1u << f.mantissa_bits) - 1u);
+  const bool negative = (bits >> (f.mantissa_bits + f.exponent_bits)) & 1u;
+  const uint32_t exponent = (bits >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1u);
+  const double mantissa = static_cast<double>(bits & ((1u << f.mantissa_bits) - 1u));
   double magnitude;
-  if (exponent == (1u << exponent_bits) - 1u) {
-    magnitude = mantissa == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
-  } else if (exponent == 0) {
-    magnitude = std::ldexp(static_cast<double>(mantissa), f.min_exponent - f.mantissa_bits);
+  if (exponent == (1u << f.exponent_bits) - 1u) {
+    magnitude = mantissa == 0.0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  } else if (exponent == 0) {  // subnormal: units of the smallest subnormal
+    magnitude = mantissa * Pow2(f.min_exponent - f.mantissa_bits);
   } else {
-    magnitude = std::ldexp(1.0 + std::ldexp(static_cast<double>(mantissa), -f.mantissa_bits),
-                           static_cast<int>(exponent) - f.exponent_bias);
+    magnitude =
+        (Pow2(f.mantissa_bits) + mantissa) * Pow2(static_cast<int>(exponent) - f.exponent_bias - f.mantissa_bits);
   }
   return negative ? -magnitude : magnitude;
 }
@@ -75,17 +73,48 @@ int64_t Count(const std::vector<int64_t>& shape) {
   return n;
 }
 
-// Row-major index into `shape` (right-aligned to out) of the element at out coordinates `coord`.
-int64_t SourceIndex(const std::vector<int64_t>& shape, const std::vector<int64_t>& out_shape,
-                    const std::vector<int64_t>& coord) {
-  int64_t index = 0;
-  const size_t lead = out_shape.size() - shape.size();
-  for (size_t d = 0; d < shape.size(); ++d) {
-    const int64_t c = shape[d] == 1 ? 0 : coord[lead + d];
-    index = index * shape[d] + c;
+// Walks the elements of a broadcast output in row-major order, keeping for each input the
+// row-major index of the element it contributes (a dim of 1 stays at 0 while out's moves).
+class BroadcastWalk {
+ public:
+  BroadcastWalk(const std::vector<int64_t>& out_shape, std::vector<const std::vector<int64_t>*> inputs, int64_t start)
+      : out_shape_(out_shape), coord_(out_shape.size(), 0), index_(inputs.size(), 0) {
+    // Each input's step per out dim: its row-major stride, or 0 where it broadcasts (or lacks the dim).
+    for (const std::vector<int64_t>* shape : inputs) {
+      std::vector<int64_t> steps(out_shape.size(), 0);
+      int64_t stride = 1;
+      for (size_t d = shape->size(); d-- > 0;) {
+        const size_t out_d = d + out_shape.size() - shape->size();
+        steps[out_d] = (*shape)[d] == 1 ? 0 : stride;
+        stride *= (*shape)[d];
+      }
+      steps_.push_back(steps);
+    }
+    int64_t rest = start;  // start > 0 only in a non-empty output, whose dims are not 0
+    for (size_t k = coord_.size(); k-- > 0 && rest > 0;) {
+      coord_[k] = rest % out_shape[k];
+      rest /= out_shape[k];
+      for (size_t i = 0; i < index_.size(); ++i) index_[i] += coord_[k] * steps_[i][k];
+    }
   }
-  return index;
-}
+  int64_t index(size_t input) const { return index_[input]; }
+  void Next() {
+    for (size_t k = coord_.size(); k-- > 0;) {
+      if (++coord_[k] < out_shape_[k]) {
+        for (size_t i = 0; i < index_.size(); ++i) index_[i] += steps_[i][k];
+        return;
+      }
+      for (size_t i = 0; i < index_.size(); ++i) index_[i] -= (coord_[k] - 1) * steps_[i][k];
+      coord_[k] = 0;
+    }
+  }
+
+ private:
+  std::vector<int64_t> out_shape_;
+  std::vector<int64_t> coord_;
+  std::vector<std::vector<int64_t>> steps_;
+  std::vector<int64_t> index_;
+};
 
 }  // namespace
 
@@ -97,20 +126,28 @@ float Widen(Dtype dtype, uint32_t bits) {
 uint32_t Narrow(Dtype dtype, float value) {
   if (dtype == Dtype::kFloat32) return ToBits32(value);
   const Format f = FormatOf(dtype);
-  const uint32_t nan = dtype == Dtype::kFloat16 ? 0x7e00u : 0x7fc0u;
-  if (std::isnan(value)) return nan;
-  const bool negative = std::signbit(value);
-  double magnitude = std::fabs(static_cast<double>(value));
-  if (!std::isinf(magnitude) && magnitude != 0.0) {
-    int e = 0;
-    std::frexp(magnitude, &e);
-    const int quantum_exponent = (e - 1 < f.min_exponent ? f.min_exponent : e - 1) - (f.precision - 1);
-    // Exact in double; nearbyint rounds half to even in the default rounding mode.
-    const double units = std::nearbyint(std::ldexp(magnitude, -quantum_exponent));
-    magnitude = std::ldexp(units, quantum_exponent);
-    if (magnitude > f.max_finite) magnitude = std::numeric_limits<double>::infinity();
+  const uint32_t sign = std::signbit(value) ? 1u << (f.mantissa_bits + f.exponent_bits) : 0u;
+  const uint32_t all_ones = (1u << f.exponent_bits) - 1u;  // the exponent field of inf and NaN
+  if (std::isnan(value)) return (all_ones << f.mantissa_bits) | (1u << (f.mantissa_bits - 1));  // the quiet NaN
+  const double magnitude = std::fabs(static_cast<double>(value));
+  if (std::isinf(magnitude)) return sign | (all_ones << f.mantissa_bits);
+  if (magnitude == 0.0) return sign;
+  int e = 0;
+  std::frexp(magnitude, &e);  // magnitude = m * 2^e, m in [0.5, 1)
+  // q: the exponent of one unit in the last place of the result (fixed below the normal range).
+  int q = (e - 1 < f.min_exponent ? f.min_exponent : e - 1) - (f.precision - 1);
+  // Scaling by a power of two is exact; nearbyint rounds half to even in the default rounding mode.
+  double units = std::nearbyint(magnitude * Pow2(-q));
+  const double full = Pow2(f.precision);  // rounding up carried into the next binade
+  if (units == full) {
+    units /= 2.0;
+    q += 1;
   }
-  return Encode(f, negative, magnitude);
+  const double implicit_one = Pow2(f.precision - 1);
+  if (units < implicit_one) return sign | static_cast<uint32_t>(units);  // subnormal (or rounded to zero)
+  const int field = q + (f.precision - 1) + f.exponent_bias;
+  if (field >= static_cast<int>(all_ones)) return sign | (all_ones << f.mantissa_bits);  // overflow: inf
+  return sign | (static_cast<uint32_t>(field) << f.mantissa_bits) | static_cast<uint32_t>(units - implicit_one);
 }
 
 bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out) {
@@ -130,29 +167,40 @@ bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector
   return true;
 }
 
+uint32_t View::Bits(int64_t index) const {
+  if (fetch != nullptr) return fetch(data, index);
+  const unsigned char* p = static_cast<const unsigned char*>(data) + index * word_bytes;
+  const uint32_t low = static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8;
+  return word_bytes == 2 ? low : low | static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+}
+
+void MseLossGrad(const View& grad_output, const View& self, const View& target, int reduction, Dtype out_dtype,
+                 int64_t begin, int64_t end, uint32_t* out_bits) {
+  std::vector<int64_t> out_shape;
+  BroadcastShape({grad_output.shape, self.shape, target.shape}, &out_shape);
+  const float cof = reduction == 1 ? static_cast<float>(2.0 / static_cast<double>(Count(self.shape))) : 2.0f;
+  BroadcastWalk walk(out_shape, {&self.shape, &target.shape, &grad_output.shape}, begin);
+  for (int64_t i = begin; i < end; ++i, walk.Next()) {
+    const float x = self.Value(walk.index(0));
+    const float y = target.Value(walk.index(1));
+    const float g = grad_output.Value(walk.index(2));
+    float d = x - y;
+    d = d * cof;
+    const float r = d * g;
+    const uint32_t in_self_dtype = Narrow(self.dtype, r);
+    // To out's dtype: the same dtype keeps the value (narrowing a representable value is exact).
+    out_bits[i - begin] = out_dtype == self.dtype ? in_self_dtype : Narrow(out_dtype, Widen(self.dtype, in_self_dtype));
+  }
+}
+
 Tensor MseLossGrad(const Tensor& grad_output, const Tensor& self, const Tensor& target, int reduction,
                    Dtype out_dtype) {
   Tensor out;
   out.dtype = out_dtype;
   if (!BroadcastShape({grad_output.shape, self.shape, target.shape}, &out.shape)) return out;
-  const int64_t n = Count(out.shape);
-  const float cof = reduction == 1 ? static_cast<float>(2.0 / static_cast<double>(Count(self.shape))) : 2.0f;
-  out.bits.resize(static_cast<size_t>(n));
-  std::vector<int64_t> coord(out.shape.size(), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    const float x = Widen(self.dtype, self.bits[SourceIndex(self.shape, out.shape, coord)]);
-    const float y = Widen(target.dtype, target.bits[SourceIndex(target.shape, out.shape, coord)]);
-    const float g = Widen(grad_output.dtype, grad_output.bits[SourceIndex(grad_output.shape, out.shape, coord)]);
-    float d = x - y;
-    d = d * cof;
-    const float r = d * g;
-    const float in_self_dtype = Widen(self.dtype, Narrow(self.dtype, r));
-    out.bits[i] = Narrow(out_dtype, in_self_dtype);
-    for (size_t k = coord.size(); k-- > 0;) {  // next coordinate, row-major
-      if (++coord[k] < out.shape[k]) break;
-      coord[k] = 0;
-    }
-  }
+  out.bits.resize(static_cast<size_t>(Count(out.shape)));
+  MseLossGrad(View::Of(grad_output), View::Of(self), View::Of(target), reduction, out_dtype, 0, Count(out.shape),
+              out.bits.data());
   return out;
 }
 

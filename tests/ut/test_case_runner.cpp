@@ -1,25 +1,45 @@
 // The case runner's core (tools/case_runner): the literal parser in both dialects, the CSV and
-// JSON case readers, NPY files, the input generator and the judging; then the readers under
-// random mutation of valid files (byte flips, truncations, insertions): each mutated file either
-// parses or is reported, and nothing crashes or throws.
+// JSON case readers, NPY files, the input generator, the judging, the work pool and JUnit; then
+// the readers under random mutation of valid files (byte flips, truncations, insertions): each
+// mutated file either parses or is reported, and nothing crashes or throws.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "case_files.h"
+#include "golden/mse_loss_grad_golden.h"
 #include "inputs.h"
 #include "judge.h"
+#include "junit.h"
 #include "literal.h"
 #include "npy.h"
+#include "ops.h"
+#include "work_pool.h"
 
 namespace {
 
 namespace cr = case_runner;
 using Kind = cr::Value::Kind;
-using RangeKind = cr::ValueRange::Kind;
+
+// MseLossGrad's inputs in the op table's order: self (predict), target (label), gradOutput (dout).
+constexpr size_t kSelf = 0, kTarget = 1, kGrad = 2;
+
+const char kRangeForms[] =
+    "expected [lo, hi], [lo, hi, special...], 0, \"nan\", \"inf\", \"-inf\" or a list of specials such as "
+    "[\"-inf\", \"inf\"] (specials: numbers, inf, -inf, nan)";
+
+bool IsOnly(const cr::ValueRange& range, float special) {
+  if (range.uniform || range.specials.size() != 1) return false;
+  return std::isnan(special) ? std::isnan(range.specials[0])
+                             : std::memcmp(&range.specials[0], &special, sizeof special) == 0;
+}
 
 // CASES.md §1's example, plus rows that use the other value-range forms.
 const char kCsv[] =
@@ -55,6 +75,14 @@ const char kJson[] = R"([
      {"name": "target", "type": "tensor", "dtype": "fp16", "shape": [3], "range_values": ["-inf", "inf"]},
      {"name": "self", "type": "tensor", "dtype": "fp32", "shape": [3], "range_values": ["inf"]},
      {"name": "gradOutput", "type": "tensor", "dtype": "fp32", "shape": [1], "range_values": "nan"}
+   ]},
+  {"id": 2, "name": "forms", "aclnn_name": "MseLossBackward", "is_boundary": true,
+   "inputs": [
+     {"name": "reduction", "type": "attr", "dtype": "int", "range_values": 2},
+     {"name": "target", "type": "tensor", "dtype": "fp32", "shape": [3], "range_values": "-inf"},
+     {"name": "self", "type": "tensor", "dtype": "fp32", "shape": [3], "range_values": "inf"},
+     {"name": "gradOutput", "type": "tensor", "dtype": "fp32", "shape": [3],
+      "range_values": [-100, 100, 0, -0.0, "inf", "-inf", "nan"]}
    ]}
 ])";
 
@@ -154,25 +182,29 @@ TEST(CaseRunnerCsvCases, TheExampleOfCasesMd) {
   EXPECT_EQ(first.level, cr::Case::Level::kKernel);
   EXPECT_EQ(first.name, "mse_grad_demo_0001");
   EXPECT_EQ(first.where, "t line 2");
-  EXPECT_EQ(first.inputs[cr::kSelf].name, "predict");
-  EXPECT_EQ(first.inputs[cr::kSelf].shape, (std::vector<int64_t>{32, 8}));
-  EXPECT_TRUE(first.inputs[cr::kGrad].shape.empty());
-  EXPECT_EQ(first.inputs[cr::kTarget].dtype, cr::Dtype::kFloat16);
+  EXPECT_EQ(first.op, cr::FindKernelOp("mse_loss_grad"));
+  EXPECT_EQ(first.Label(), "mse_grad_demo_0001");  // CSV rows have no id
+  EXPECT_EQ(first.inputs[kSelf].name, "predict");
+  EXPECT_EQ(first.inputs[kSelf].shape, (std::vector<int64_t>{32, 8}));
+  EXPECT_TRUE(first.inputs[kGrad].shape.empty());
+  EXPECT_EQ(first.inputs[kTarget].dtype, cr::Dtype::kFloat16);
   EXPECT_TRUE(first.has_reduction);
   EXPECT_EQ(first.reduction, "mean");
   EXPECT_TRUE(first.has_output_shape && first.has_output_dtype);
   EXPECT_EQ(first.output_shape, (std::vector<int64_t>{32, 8}));
-  EXPECT_EQ(first.inputs[0].range.kind, RangeKind::kUniform);  // empty: the default range
+  EXPECT_TRUE(first.inputs[0].range.uniform);  // empty: the default range
   EXPECT_EQ(first.inputs[0].range.lo, cr::kDefaultLo);
-  EXPECT_EQ(cases[1].inputs[cr::kTarget].shape, (std::vector<int64_t>{1, 3, 1}));
+  EXPECT_TRUE(first.inputs[0].range.specials.empty());
+  EXPECT_EQ(cases[1].inputs[kTarget].shape, (std::vector<int64_t>{1, 3, 1}));
   EXPECT_EQ(cases[1].output_dtype, cr::Dtype::kBFloat16);
   EXPECT_FALSE(cases[2].enabled);
   const cr::Case& ranges = cases[3];
   EXPECT_FALSE(ranges.has_reduction);  // no attributes: the definition's default
   EXPECT_FALSE(ranges.has_output_shape);
   EXPECT_EQ(ranges.inputs[0].range.hi, 1.5);
-  EXPECT_EQ(ranges.inputs[1].range.kind, RangeKind::kNan);
-  EXPECT_EQ(ranges.inputs[2].range.kind, RangeKind::kMixedInf);
+  EXPECT_TRUE(IsOnly(ranges.inputs[1].range, NAN));
+  EXPECT_FALSE(ranges.inputs[2].range.uniform);
+  EXPECT_EQ(ranges.inputs[2].range.specials, (std::vector<float>{-INFINITY, INFINITY}));
   for (const cr::TensorSpec& input : cases[4].inputs) EXPECT_EQ(input.range.lo, -3.0);
   EXPECT_TRUE(cases[4].enabled);  // is_enabled empty
 
@@ -191,22 +223,25 @@ TEST(CaseRunnerCsvCases, TheExampleOfCasesMd) {
 TEST(CaseRunnerCsvCases, AMalformedRowIsACaseWithAnErrorNamingItsField) {
   const std::string header = "testcase_name,input_shapes,input_dtypes,attributes,input_data_ranges,is_enabled\n";
   const std::vector<std::pair<std::string, std::string>> rows = {
-      {"a,\"((1,), (1,))\",\"('float32',)\",,,1", "field input_shapes: expected 3 shapes (predict, label, dout)"},
+      {"a,\"((1,), (1,))\",\"('float32',)\",,,1", "field input_shapes: expected 3 shapes (predict, label and dout)"},
       {"a,\"((1,), (1,), (-1,))\",\"('float32',)\",,,1",
        "field input_shapes: dout: dims must be non-negative integers"},
       {"a,\"((1,), (1,), (1,))\",float64,,,1", "field input_dtypes: column 1: unknown word \"float64\""},
       {"a,\"((1,), (1,), (1,))\",\"('float64',)\",,,1",
-       "field input_dtypes: unknown dtype \"float64\"; expected float32, float16 or bfloat16"},
+       "field input_dtypes: unknown dtype \"float64\"; expected one of float32, float16, bfloat16"},
       {"a,\"((1,), (1,), (1,))\",\"('float32',)\",{'reduction': 1},,1", "field attributes: reduction must be a string"},
       {"a,\"((1,), (1,), (1,))\",\"('float32',)\",,\"(2, 1)\",1",
        "field input_data_ranges: the low end of [lo, hi] is above the high end"},
-      {"a,\"((1,), (1,), (1,))\",\"('float32',)\",,\"(1,)\",1",
-       "field input_data_ranges: expected [lo, hi], 0, \"nan\", [\"nan\"], [\"inf\"], [\"-inf\"] or [\"-inf\", "
-       "\"inf\"]"},
+      {"a,\"((1,), (1,), (1,))\",\"('float32',)\",,\"(1, 'uniform')\",1",
+       std::string("field input_data_ranges: ") + kRangeForms},
+      {"a,\"((1,), (1,), (1,))\",\"('float32',)\",,\"((0, 1), (0, 1))\",1",
+       "field input_data_ranges: expected one range for all inputs or 3 (predict, label and dout), not 2"},
+      {"a,\"((1,), (1,), (1,))\",\"('float32',)\",,\"((0, 1), (0, 1), ('x',))\",1",
+       std::string("field input_data_ranges: dout: ") + kRangeForms},
       {"a,\"((1,), (1,), (1,))\",\"('float32',)\",,,yes", "field is_enabled: \"yes\" is not 0 or 1"},
       {",\"((1,), (1,), (1,))\",\"('float32',)\",,,1", "field testcase_name: empty"},
-      {"a,\"((65536, 65536), (1,), (1,))\",\"('float32',)\",,,1",
-       "field input_shapes: predict: more than 2^28 elements, the runner's limit per tensor"},
+      {"a,\"((4294967296, 4294967296), (1,), (1,))\",\"('float32',)\",,,1",
+       "field input_shapes: predict: the element count overflows 64 bits"},
       {"a,b", "the row has 2 fields, the header 6"},
   };
   for (const auto& row : rows) {
@@ -220,27 +255,89 @@ TEST(CaseRunnerCsvCases, AMalformedRowIsACaseWithAnErrorNamingItsField) {
 
 TEST(CaseRunnerJsonCases, TheExampleOfCasesMd) {
   const std::vector<cr::Case> cases = ParseCases(kJson);
-  ASSERT_EQ(cases.size(), 2u);
+  ASSERT_EQ(cases.size(), 3u);
   const cr::Case& demo = cases[0];
   EXPECT_EQ(demo.error, "");
   EXPECT_EQ(demo.level, cr::Case::Level::kApi);
+  EXPECT_EQ(demo.op, cr::FindApiOp("MseLossBackward"));
   EXPECT_EQ(demo.where, "t case id 0 at line 2");
+  EXPECT_EQ(demo.Label(), "mse_backward_demo#0");
   EXPECT_EQ(demo.reductions, (std::vector<int64_t>{0, 1, 2}));
   EXPECT_TRUE(demo.reduction_is_range);
-  EXPECT_EQ(demo.inputs[cr::kGrad].name, "gradOutput");
-  EXPECT_EQ(demo.inputs[cr::kGrad].shape, (std::vector<int64_t>{6, 1, 4}));
-  EXPECT_EQ(demo.inputs[cr::kGrad].range.hi, 10.0);
-  EXPECT_EQ(demo.inputs[cr::kSelf].range.kind, RangeKind::kNan);
-  EXPECT_EQ(demo.inputs[cr::kSelf].dtype, cr::Dtype::kBFloat16);
-  EXPECT_TRUE(demo.inputs[cr::kTarget].shape.empty());
-  EXPECT_EQ(demo.inputs[cr::kTarget].range.kind, RangeKind::kZeros);
-  const cr::Case& forms = cases[1];
+  EXPECT_EQ(demo.inputs[kGrad].name, "gradOutput");
+  EXPECT_EQ(demo.inputs[kGrad].shape, (std::vector<int64_t>{6, 1, 4}));
+  EXPECT_EQ(demo.inputs[kGrad].range.hi, 10.0);
+  EXPECT_TRUE(IsOnly(demo.inputs[kSelf].range, NAN));
+  EXPECT_EQ(demo.inputs[kSelf].dtype, cr::Dtype::kBFloat16);
+  EXPECT_TRUE(demo.inputs[kTarget].shape.empty());
+  EXPECT_TRUE(IsOnly(demo.inputs[kTarget].range, 0.0f));
+  const cr::Case& forms = cases[1];  // no aclnn_name: the first API of the op table
   EXPECT_EQ(forms.error, "");
+  EXPECT_EQ(forms.op, cr::FindApiOp("MseLossBackward"));
   EXPECT_EQ(forms.reductions, (std::vector<int64_t>{1}));
   EXPECT_FALSE(forms.reduction_is_range);
-  EXPECT_EQ(forms.inputs[cr::kTarget].range.kind, RangeKind::kMixedInf);
-  EXPECT_EQ(forms.inputs[cr::kSelf].range.kind, RangeKind::kPosInf);
-  EXPECT_EQ(forms.inputs[cr::kGrad].range.kind, RangeKind::kNan);
+  EXPECT_EQ(forms.inputs[kTarget].range.specials, (std::vector<float>{-INFINITY, INFINITY}));
+  EXPECT_TRUE(IsOnly(forms.inputs[kSelf].range, INFINITY));
+  EXPECT_TRUE(IsOnly(forms.inputs[kGrad].range, NAN));
+  // The same name again with another id: another case. Bare "inf", "-inf"; a range with specials.
+  const cr::Case& again = cases[2];
+  EXPECT_EQ(again.error, "");
+  EXPECT_EQ(again.Label(), "forms#2");
+  EXPECT_TRUE(IsOnly(again.inputs[kSelf].range, INFINITY));
+  EXPECT_TRUE(IsOnly(again.inputs[kTarget].range, -INFINITY));
+  const cr::ValueRange& mixed = again.inputs[kGrad].range;
+  EXPECT_TRUE(mixed.uniform);
+  EXPECT_EQ(mixed.lo, -100.0);
+  EXPECT_EQ(mixed.hi, 100.0);
+  ASSERT_EQ(mixed.specials.size(), 5u);
+  EXPECT_EQ(mixed.specials[0], 0.0f);
+  EXPECT_FALSE(std::signbit(mixed.specials[0]));
+  EXPECT_TRUE(std::signbit(mixed.specials[1]) && mixed.specials[1] == 0.0f);  // -0 keeps its sign
+  EXPECT_EQ(mixed.specials[2], INFINITY);
+  EXPECT_EQ(mixed.specials[3], -INFINITY);
+  EXPECT_TRUE(std::isnan(mixed.specials[4]));
+}
+
+TEST(CaseRunnerCsvCases, RealTableForms) {
+  // The columns of ops-nn's own tables, bare inf/nan mixed into a range, -0, and a tolerance.
+  const std::string text =
+      "testcase_name,network_name,op_name,input_shapes,input_dtypes,input_formats,output_shapes,output_dtypes,"
+      "output_formats,input_ori_shapes,input_ori_formats,output_ori_shapes,output_ori_formats,attributes,"
+      "input_data_ranges,precision_tolerances,absolute_precision,output_inplace_indexes,"
+      "output_shape_unknown_indexes,is_enabled,remark,soc_series,priority,dump_file_prefix,manual_input_binaries,"
+      "manual_golden_binaries\n"
+      "real_0,Pnet,mse_loss_grad,\"((4, 2), (4, 2), ())\",\"('bfloat16',)\",,\"((4, 2),)\",\"('bfloat16',)\",,"
+      "\"((4, 2), (4, 2), ())\",,,,{'reduction': 'sum'},\"((-100, 100,0,-0,inf,-inf,nan), (-1, 1), (2, 3))\","
+      "\"((0.001, 0.002),)\",,(),(),1,,,,,(),()\n"
+      "real_1,Pnet,MseLossGrad,\"((4,), (4,), (4,))\",\"('float16',)\",,,,,,,,,,\"(-inf, inf)\",(),,,,1,,,,,,\n";
+  const std::vector<cr::Case> cases = ParseCases(text);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].error, "");
+  const cr::ValueRange& predict = cases[0].inputs[kSelf].range;
+  EXPECT_TRUE(predict.uniform);
+  EXPECT_EQ(predict.lo, -100.0);
+  ASSERT_EQ(predict.specials.size(), 5u);
+  EXPECT_TRUE(std::signbit(predict.specials[1]));
+  EXPECT_EQ(predict.specials[3], -INFINITY);
+  EXPECT_TRUE(std::isnan(predict.specials[4]));
+  EXPECT_EQ(cases[0].inputs[kGrad].range.lo, 2.0);
+  EXPECT_TRUE(cases[0].has_tolerance);
+  EXPECT_EQ(cases[0].tolerance.fp16, 0.001);
+  EXPECT_EQ(cases[0].tolerance.bf16, 0.001);
+  EXPECT_EQ(cases[0].tolerance.max_share, 0.002);
+  EXPECT_EQ(cases[1].error, "");  // the definition's type as op_name; () for no tolerance
+  EXPECT_FALSE(cases[1].has_tolerance);
+  for (const cr::TensorSpec& input : cases[1].inputs) {
+    EXPECT_EQ(input.range.specials, (std::vector<float>{-INFINITY, INFINITY}));
+    EXPECT_FALSE(input.range.uniform);
+  }
+  const std::string header = "testcase_name,op_name,input_shapes,input_dtypes,precision_tolerances\n";
+  EXPECT_EQ(ParseCases(header + "x,mse_loss,\"((1,), (1,), (1,))\",\"('float32',)\",\n")[0].error,
+            "field op_name: \"mse_loss\" is not an operator this runner knows; expected " + cr::KernelOpNames());
+  EXPECT_EQ(ParseCases(header + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",\"((0.1,),)\"\n")[0].error,
+            "field precision_tolerances: expected one (relative error, share) pair such as ((0.001, 0.001),)");
+  EXPECT_EQ(ParseCases(header + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",\"((0.1, 2),)\"\n")[0].error,
+            "field precision_tolerances: the relative error must be positive and the share from 0 to 1");
 }
 
 TEST(CaseRunnerJsonCases, AnUnreadableCaseIsReportedAndTheOthersKept) {
@@ -253,26 +350,27 @@ TEST(CaseRunnerJsonCases, AnUnreadableCaseIsReportedAndTheOthersKept) {
            input("self", "[0, 1]") + ", " + input("target", "0") +
            ", {\"name\": \"reduction\", \"type\": \"attr\", \"range_values\": " + reduction + "}" + extra + "]}";
   };
+  const std::string forms = std::string("field inputs[0].range_values: ") + kRangeForms;
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {with("[\"nan\", \"nan\"]", "1", ""),
-       "field inputs[0].range_values: expected [lo, hi], 0, \"nan\", [\"nan\"], "
-       "[\"inf\"], [\"-inf\"] or [\"-inf\", \"inf\"]"},
-      {with("1", "1", ""),
-       "field inputs[0].range_values: expected [lo, hi], 0, \"nan\", [\"nan\"], [\"inf\"], "
-       "[\"-inf\"] or [\"-inf\", \"inf\"]"},
-      {with("[\"inf\", 1]", "1", ""),
-       "field inputs[0].range_values: expected [lo, hi], 0, \"nan\", [\"nan\"], "
-       "[\"inf\"], [\"-inf\"] or [\"-inf\", \"inf\"]"},
+      {with("[\"nan\", \"x\"]", "1", ""), forms},
+      {with("1", "1", ""), forms},
+      {with("[\"inf\", \"1\"]", "1", ""), forms},
+      {with("[]", "1", ""), forms},
+      {with("\"uniform\"", "1", ""), forms},
+      {with("[1, 0]", "1", ""), "field inputs[0].range_values: the low end of [lo, hi] is above the high end"},
       {with("[0, 1]", "[2, 0]", ""), "field inputs[3].range_values: the low end of [lo, hi] is above the high end"},
       {with("[0, 1]", "[0, 1000]", ""), "field inputs[3].range_values: more than 256 values"},
       {with("[0, 1]", "1.5", ""), "field inputs[3].range_values: expected an integer or [lo, hi] of integers"},
       {with("[0, 1]", "1", ", " + input("out", "0")),
-       "field inputs[4].name: unknown tensor \"out\"; expected self, target or gradOutput (out is not listed)"},
+       "field inputs[4].name: unknown tensor \"out\"; MseLossBackward takes self, target and gradOutput (out is not "
+       "listed)"},
       {with("[0, 1]", "1", ", " + input("self", "0")), "field inputs[4].name: self is listed twice"},
       {"{\"id\": 7, \"name\": \"c\", \"aclnn_name\": \"Add\", \"inputs\": []}",
-       "field aclnn_name: expected \"MseLossBackward\", the one API this runner runs"},
+       "field aclnn_name: \"Add\" is not an API this runner knows; expected " + cr::ApiOpNames()},
       {"{\"id\": 7, \"name\": \"c\", \"inputs\": []}", "field inputs: no self tensor"},
       {"{\"id\": 7, \"inputs\": []}", "field name: missing, or not a non-empty string"},
+      {"{\"name\": \"c\", \"inputs\": []}", "field id: missing, or not an integer"},
+      {"{\"id\": \"7\", \"name\": \"c\", \"inputs\": []}", "field id: missing, or not an integer"},
       {"[1]", "the case is not a JSON object"},
   };
   for (const auto& b : bad) {
@@ -309,79 +407,212 @@ TEST(CaseRunnerNpy, WritesVersion1AndReadsItBack) {
   EXPECT_EQ(error, "NPY data has 7 bytes; its shape needs 8");
 }
 
-TEST(CaseRunnerInputs, DependOnlyOnSeedCaseNameAndInput) {
-  cr::TensorSpec spec{"self", cr::Dtype::kFloat32, {64}, cr::ValueRange{RangeKind::kUniform, -2.0, 3.0}};
-  const golden::Tensor a = cr::MakeInput(spec, 1, "case", 0);
-  EXPECT_EQ(cr::MakeInput(spec, 1, "case", 0).bits, a.bits);
-  EXPECT_NE(cr::MakeInput(spec, 2, "case", 0).bits, a.bits);
-  EXPECT_NE(cr::MakeInput(spec, 1, "case2", 0).bits, a.bits);
-  EXPECT_NE(cr::MakeInput(spec, 1, "case", 1).bits, a.bits);
-  for (uint32_t bits : a.bits) {
+cr::Case NamedCase(const std::string& name, bool has_id, int64_t id) {
+  cr::Case c;
+  c.name = name;
+  c.has_id = has_id;
+  c.id = id;
+  return c;
+}
+
+std::vector<uint32_t> Generated(const cr::TensorSpec& spec, uint64_t key, int64_t begin, int64_t end) {
+  const int64_t size = aclcpu::kernel::ElementSize(spec.dtype);
+  std::vector<char> bytes(static_cast<size_t>((end - begin) * size));
+  cr::GenerateInput(spec, key, begin, end, bytes.data());
+  std::vector<uint32_t> bits;
+  for (int64_t i = 0; i < end - begin; ++i) {
+    uint32_t value = 0;
+    std::memcpy(&value, bytes.data() + i * size, static_cast<size_t>(size));
+    bits.push_back(value);
+    EXPECT_EQ(value, cr::GenerateBits(spec, key, begin + i));  // one element alone: the same bits
+  }
+  return bits;
+}
+
+TEST(CaseRunnerInputs, DependOnlyOnSeedCaseIdentityInputAndIndex) {
+  const cr::TensorSpec spec{"self", cr::Dtype::kFloat32, {1000}, cr::ValueRange{true, -2.0, 3.0, {}}};
+  const cr::Case c = NamedCase("case", true, 3);
+  const uint64_t key = cr::InputKey(1, c, "self");
+  const std::vector<uint32_t> all = Generated(spec, key, 0, 1000);
+  EXPECT_EQ(Generated(spec, key, 0, 1000), all);
+  // Any split gives the same values: they are a function of the index, not of who fills them.
+  std::vector<uint32_t> pieces = Generated(spec, key, 0, 333);
+  for (uint32_t bits : Generated(spec, key, 333, 1000)) pieces.push_back(bits);
+  EXPECT_EQ(pieces, all);
+  EXPECT_NE(cr::InputKey(2, c, "self"), key);
+  EXPECT_NE(cr::InputKey(1, NamedCase("case2", true, 3), "self"), key);
+  EXPECT_NE(cr::InputKey(1, NamedCase("case", true, 4), "self"), key);  // same name, other id
+  EXPECT_NE(cr::InputKey(1, NamedCase("case", false, 0), "self"), cr::InputKey(1, NamedCase("case", true, 0), "self"));
+  EXPECT_NE(cr::InputKey(1, c, "target"), key);
+  double sum = 0.0;
+  for (uint32_t bits : all) {
     const float value = golden::Widen(golden::Dtype::kFloat32, bits);
     EXPECT_TRUE(value >= -2.0f && value <= 3.0f) << value;
+    sum += value;
   }
+  EXPECT_NEAR(sum / 1000.0, 0.5, 0.15);  // uniform: the mean of [-2, 3]
 }
 
 TEST(CaseRunnerInputs, HonourEveryRangeForm) {
-  auto values = [](RangeKind kind, cr::Dtype dtype) {
-    const cr::TensorSpec spec{"x", dtype, {2, 50}, cr::ValueRange{kind, 0.0, 0.0}};
-    const golden::Tensor t = cr::MakeInput(spec, 9, "n", 0);
+  const cr::Case c = NamedCase("n", false, 0);
+  auto values = [&c](const cr::ValueRange& range, cr::Dtype dtype, int64_t count) {
+    const cr::TensorSpec spec{"x", dtype, {count}, range};
     std::vector<float> out;
-    for (uint32_t bits : t.bits) out.push_back(golden::Widen(t.dtype, bits));
+    for (uint32_t bits : Generated(spec, cr::InputKey(9, c, "x"), 0, count)) out.push_back(golden::Widen(dtype, bits));
     return out;
   };
+  auto only = [](std::vector<float> specials) { return cr::ValueRange{false, 0.0, 0.0, std::move(specials)}; };
   for (cr::Dtype dtype : {cr::Dtype::kFloat32, cr::Dtype::kFloat16, cr::Dtype::kBFloat16}) {
-    for (float v : values(RangeKind::kZeros, dtype)) EXPECT_EQ(v, 0.0f);
-    for (float v : values(RangeKind::kNan, dtype)) EXPECT_TRUE(std::isnan(v));
-    for (float v : values(RangeKind::kPosInf, dtype)) EXPECT_EQ(v, INFINITY);
-    for (float v : values(RangeKind::kNegInf, dtype)) EXPECT_EQ(v, -INFINITY);
+    for (float v : values(only({0.0f}), dtype, 100)) EXPECT_TRUE(v == 0.0f && !std::signbit(v));
+    for (float v : values(only({NAN}), dtype, 100)) EXPECT_TRUE(std::isnan(v));
+    for (float v : values(only({INFINITY}), dtype, 100)) EXPECT_EQ(v, INFINITY);
+    for (float v : values(only({-INFINITY}), dtype, 100)) EXPECT_EQ(v, -INFINITY);
     int positive = 0, negative = 0;
-    for (float v : values(RangeKind::kMixedInf, dtype)) {
+    for (float v : values(only({-INFINITY, INFINITY}), dtype, 100)) {
       ASSERT_TRUE(std::isinf(v));
       (v > 0 ? positive : negative) += 1;
     }
-    EXPECT_GT(positive, 0);
-    EXPECT_GT(negative, 0);
+    EXPECT_GT(positive, 20);
+    EXPECT_GT(negative, 20);
+    // A range with specials mixed in: kSpecialShare of the elements, each special among them.
+    const int64_t count = 80000;
+    int nan = 0, inf = 0, negative_zero = 0, in_range = 0;
+    for (float v : values(cr::ValueRange{true, 1.0, 2.0, {NAN, INFINITY, -0.0f}}, dtype, count)) {
+      if (std::isnan(v)) {
+        ++nan;
+      } else if (v == INFINITY) {
+        ++inf;
+      } else if (v == 0.0f && std::signbit(v)) {
+        ++negative_zero;
+      } else {
+        EXPECT_TRUE(v >= 1.0f && v <= 2.0f) << v;
+        ++in_range;
+      }
+    }
+    const double share = cr::kSpecialShare * static_cast<double>(count);
+    EXPECT_NEAR(nan + inf + negative_zero, share, share * 0.05);
+    for (int n : {nan, inf, negative_zero}) EXPECT_NEAR(n, share / 3, share / 3 * 0.1);
+    EXPECT_EQ(nan + inf + negative_zero + in_range, count);
   }
-  EXPECT_EQ(cr::MakeInput(cr::TensorSpec{"x", cr::Dtype::kFloat16, {}, {}}, 1, "n", 0).bits.size(), 1u);  // 0-d
+}
+
+cr::PieceVerdict Exact(cr::Dtype dtype, const std::vector<uint32_t>& expected, const std::vector<uint32_t>& actual) {
+  return cr::JudgeExact(dtype, expected.data(), actual.data(), static_cast<int64_t>(expected.size()), 0);
 }
 
 TEST(CaseRunnerJudge, BitExactExceptThatAnyNanMatchesAnyNan) {
-  const golden::Tensor expected{golden::Dtype::kFloat32, {3}, {0x3f800000u, 0x7fc00000u, 0x00000000u}};
-  EXPECT_EQ(cr::CompareExact(expected, expected), "");
-  golden::Tensor other_nan = expected;
-  other_nan.bits[1] = 0xffc00001u;
-  EXPECT_EQ(cr::CompareExact(expected, other_nan), "");
-  golden::Tensor negative_zero = expected;
-  negative_zero.bits[2] = 0x80000000u;
-  EXPECT_EQ(cr::CompareExact(expected, negative_zero), "index 2: expected 0 (0x00000000), actual -0 (0x80000000)");
-  const golden::Tensor half{golden::Dtype::kFloat16, {1}, {0x3c00}};
-  EXPECT_EQ(cr::CompareExact(half, golden::Tensor{golden::Dtype::kFloat16, {1}, {0x3c01}}),
+  const cr::Dtype f32 = cr::Dtype::kFloat32;
+  const std::vector<uint32_t> expected = {0x3f800000u, 0x7fc00000u, 0x00000000u};
+  EXPECT_EQ(cr::ExactProblem(f32, Exact(f32, expected, expected)), "");
+  EXPECT_EQ(cr::ExactProblem(f32, Exact(f32, expected, {0x3f800000u, 0xffc00001u, 0u})), "");
+  const cr::PieceVerdict negative_zero = Exact(f32, expected, {0x3f800000u, 0x7fc00000u, 0x80000000u});
+  EXPECT_EQ(negative_zero.bad, 1);
+  EXPECT_EQ(cr::ExactProblem(f32, negative_zero), "index 2: expected 0 (0x00000000), actual -0 (0x80000000)");
+  EXPECT_EQ(cr::ExactProblem(cr::Dtype::kFloat16, Exact(cr::Dtype::kFloat16, {0x3c00}, {0x3c01})),
             "index 0: expected 1 (0x3c00), actual 1.00097656 (0x3c01)");
-  EXPECT_EQ(cr::CompareExact(half, golden::Tensor{golden::Dtype::kFloat16, {1, 1}, {0x3c00}}),
-            "shape [1, 1] differs from the expected [1]");
+}
+
+TEST(CaseRunnerJudge, PiecesMergeToTheWholeInAnyOrder) {
+  // 10 elements with mismatches at 3 and 8, judged whole and in pieces merged in either order.
+  std::vector<uint32_t> expected(10, 0x3f800000u), actual = expected;
+  actual[3] = 0x40000000u;
+  actual[8] = 0x40400000u;
+  const cr::PieceVerdict whole = Exact(cr::Dtype::kFloat32, expected, actual);
+  const cr::PieceVerdict first = cr::JudgeExact(cr::Dtype::kFloat32, expected.data(), actual.data(), 5, 0);
+  const cr::PieceVerdict second = cr::JudgeExact(cr::Dtype::kFloat32, expected.data() + 5, actual.data() + 5, 5, 5);
+  for (bool reversed : {false, true}) {
+    cr::PieceVerdict total;
+    cr::Merge(reversed ? second : first, &total);
+    cr::Merge(reversed ? first : second, &total);
+    EXPECT_EQ(total.elements, 10);
+    EXPECT_EQ(total.bad, 2);
+    EXPECT_EQ(total.first_bad, 3);
+    EXPECT_EQ(cr::ExactProblem(cr::Dtype::kFloat32, total), cr::ExactProblem(cr::Dtype::kFloat32, whole));
+  }
 }
 
 TEST(CaseRunnerJudge, ToleranceIsPerDtypeAndAShareOfTheElements) {
   // 1000 float16 elements of 1.0; off by one unit (~9.8e-4 relative) is within fp16's 1e-3.
-  golden::Tensor expected{golden::Dtype::kFloat16, {1000}, std::vector<uint32_t>(1000, 0x3c00)};
-  golden::Tensor actual = expected;
-  for (uint32_t& bits : actual.bits) bits = 0x3c01;
+  const cr::Dtype f16 = cr::Dtype::kFloat16;
+  const std::vector<uint32_t> expected(1000, 0x3c00);
+  std::vector<uint32_t> actual(1000, 0x3c01);
   const cr::Tolerance tolerance;
-  EXPECT_EQ(cr::CompareTolerance(expected, actual, tolerance), "");
-  actual.bits.assign(1000, 0x3c00);
-  actual.bits[10] = 0x3c02;  // 2e-3: over, but 1 in 1000 is within the 0.1% share
-  EXPECT_EQ(cr::CompareTolerance(expected, actual, tolerance), "");
-  actual.bits[20] = 0x7e00;  // a NaN where 1.0 is expected: a second one over
-  EXPECT_EQ(cr::CompareTolerance(expected, actual, tolerance),
+  auto judge = [&](cr::Dtype expected_dtype, const std::vector<uint32_t>& e, cr::Dtype actual_dtype,
+                   const std::vector<uint32_t>& a) {
+    const cr::PieceVerdict verdict = cr::JudgeTolerance(expected_dtype, e.data(), actual_dtype, a.data(),
+                                                        static_cast<int64_t>(e.size()), 0, tolerance);
+    return cr::ToleranceProblem(expected_dtype, actual_dtype, verdict, tolerance);
+  };
+  EXPECT_EQ(judge(f16, expected, f16, actual), "");
+  actual.assign(1000, 0x3c00);
+  actual[10] = 0x3c02;  // 2e-3: over, but 1 in 1000 is within the 0.1% share
+  EXPECT_EQ(judge(f16, expected, f16, actual), "");
+  actual[20] = 0x7e00;  // a NaN where 1.0 is expected: a second one over
+  EXPECT_EQ(judge(f16, expected, f16, actual),
             "2 of 1000 elements (0.2%) over rtol 0.001 (allowed: 0.1%); first at index 10: expected 1 (0x3c00), "
             "actual 1.00195312 (0x3c02)");
   // float32 values for a bf16 output; infinities must match in sign.
-  const golden::Tensor bf16{golden::Dtype::kBFloat16, {2}, {0x3f80, 0x7f80}};
-  const golden::Tensor as_float{golden::Dtype::kFloat32, {2}, {0x3f800001u, 0x7f800000u}};
-  EXPECT_EQ(cr::CompareTolerance(bf16, as_float, tolerance), "");
-  const golden::Tensor wrong_inf{golden::Dtype::kFloat32, {2}, {0x3f800000u, 0xff800000u}};
-  EXPECT_NE(cr::CompareTolerance(bf16, wrong_inf, tolerance), "");
+  const cr::Dtype bf16 = cr::Dtype::kBFloat16, f32 = cr::Dtype::kFloat32;
+  EXPECT_EQ(judge(bf16, {0x3f80, 0x7f80}, f32, {0x3f800001u, 0x7f800000u}), "");
+  EXPECT_NE(judge(bf16, {0x3f80, 0x7f80}, f32, {0x3f800000u, 0xff800000u}), "");
+}
+
+TEST(CaseRunnerWorkPool, EveryPieceRunsOnce) {
+  cr::WorkPool pool;
+  std::vector<std::atomic<int>> runs(5000);
+  for (auto& r : runs) r = 0;
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 3; ++t) {
+    callers.emplace_back(
+        [&, t] { pool.ParallelFor(1000, [&](int64_t i) { runs[static_cast<size_t>(t * 1000 + i)]++; }); });
+  }
+  pool.ParallelFor(2000, [&](int64_t i) { runs[static_cast<size_t>(3000 + i)]++; });
+  for (std::thread& caller : callers) caller.join();
+  for (const auto& r : runs) ASSERT_EQ(r.load(), 1);
+  pool.ParallelFor(0, [](int64_t) { FAIL() << "no pieces to run"; });
+}
+
+TEST(CaseRunnerWorkPool, AWaitingThreadRunsOthersPieces) {
+  // Two pieces that can only finish together: each waits for the other to start. The caller runs
+  // one; the other must be taken by the thread that waits in WaitUntil.
+  cr::WorkPool pool;
+  std::atomic<bool> stop{false};
+  std::thread helper([&] { pool.WaitUntil([&] { return stop.load(); }); });
+  std::atomic<int> started{0};
+  std::atomic<int> met{0};
+  pool.ParallelFor(2, [&](int64_t) {
+    ++started;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (started.load() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    if (started.load() == 2) ++met;
+  });
+  stop = true;
+  pool.Notify();
+  helper.join();
+  EXPECT_EQ(met.load(), 2);
+}
+
+TEST(CaseRunnerJunit, EscapedWellFormedCountsPerFile) {
+  const std::vector<cr::JunitCase> cases = {
+      {"a.json", "MseLossBackward", "t#0[reduction=1]", cr::Outcome::kPass, "", 0.25},
+      {"a.json", "MseLossBackward", "t#1", cr::Outcome::kFail, "FAIL t#1 (a.json): <&\"'>\n\x01\xff end", 0.5},
+      {"b.csv", "mse_loss_grad", "row", cr::Outcome::kSkip, "SKIP row: needs memory", 0.0},
+  };
+  const std::string xml = cr::JunitXml(cases);
+  EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0), 0u);
+  EXPECT_NE(xml.find("<testsuites name=\"aclnn_case_runner\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\" "
+                     "time=\"0.750\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"a.json\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"b.csv\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testcase name=\"t#0[reduction=1]\" classname=\"MseLossBackward\" time=\"0.250\"/>"),
+            std::string::npos);
+  // Markup escaped; a control byte and a byte that is not UTF-8 replaced.
+  EXPECT_NE(xml.find("message=\"FAIL t#1 (a.json): &lt;&amp;&quot;&apos;&gt;&#10;?? end\""), std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"SKIP row: needs memory\"/>"), std::string::npos);
+  EXPECT_EQ(xml.substr(xml.size() - 14), "</testsuites>\n");
 }
 
 // ---- mutations of valid files ----
@@ -422,14 +653,13 @@ std::string CheckParsed(bool ok, const std::vector<cr::Case>& cases, const std::
     if (c.where.empty()) return "a case without a location";
     if (!c.error.empty() || !c.enabled) continue;
     if (c.name.empty()) return "a readable case without a name";
+    if (c.op == nullptr || c.inputs.size() != c.op->inputs.size()) return "a readable case without its op's inputs";
     for (const cr::TensorSpec& input : c.inputs) {
-      int64_t numel = 1;
       for (int64_t dim : input.shape) {
         if (dim < 0) return "a negative dim";
-        numel = dim == 0 ? 0 : numel * dim;
       }
-      if (numel > cr::kMaxElements) return "a tensor over the limit";
-      if (input.range.kind == RangeKind::kUniform && !(input.range.lo <= input.range.hi)) return "a bad range";
+      if (input.range.uniform && !(input.range.lo <= input.range.hi)) return "a bad range";
+      if (!input.range.uniform && input.range.specials.empty()) return "a range with no values";
     }
     if (c.level == cr::Case::Level::kApi && (c.reductions.empty() || c.reductions.size() > cr::kMaxRangeRuns)) {
       return "a bad reduction list";

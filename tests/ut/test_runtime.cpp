@@ -3,6 +3,7 @@
 // threads at once, and the per-thread error message. Everything goes through the public C API.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -934,6 +935,33 @@ TEST(RuntimeDataType, SizesOfEveryType) {
 namespace {
 
 // A synchronous copy between two parts of one allocation (it pins the allocation twice itself).
+// Host threads copying into and out of one allocation at once need no order among themselves:
+// each copy waits only for queued work. (Each once waited for the other's copy: a deadlock.)
+TEST(RuntimeMemory, ConcurrentSynchronousCopiesOfOneAllocation) {
+  support::EnsureRuntime();
+  constexpr size_t kSlice = 64 << 10;
+  constexpr int kThreads = 4;
+  DeviceBuffer buffer(kSlice * kThreads);
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const std::vector<uint8_t> pattern = Pattern(kSlice, 100 + t);
+      std::vector<uint8_t> back(kSlice, 0);
+      for (int round = 0; round < 200; ++round) {
+        char* slice = buffer.at(static_cast<size_t>(t) * kSlice);
+        if (aclrtMemcpy(slice, kSlice, pattern.data(), kSlice, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS ||
+            aclrtMemcpy(back.data(), kSlice, slice, kSlice, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS ||
+            aclrtMemset(slice, kSlice, 0, kSlice) != ACL_SUCCESS || back != pattern) {
+          ++failures;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
 TEST(RuntimeMemory, CopyWithinOneAllocation) {
   support::EnsureRuntime();
   void* memory = nullptr;

@@ -1,12 +1,15 @@
 #include "case_files.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "literal.h"
+#include "ops.h"
 
 namespace case_runner {
 namespace {
@@ -14,13 +17,6 @@ namespace {
 using Kind = Value::Kind;
 
 constexpr size_t kMaxRank = 64;  // a bound for reading only; the operator itself decides what it accepts
-
-// Dtype names per format, in the order of Dtype.
-const char* const kCsvDtypes[3] = {"float32", "float16", "bfloat16"};
-const char* const kJsonDtypes[3] = {"fp32", "fp16", "bf16"};
-// Input names per format, in the order of Role.
-const char* const kCsvInputs[3] = {"predict", "label", "dout"};
-const char* const kJsonInputs[3] = {"self", "target", "gradOutput"};
 
 std::string Trim(const std::string& text) {
   const char* space = " \t\r";
@@ -35,21 +31,26 @@ bool FieldError(const std::string& field, const std::string& what, std::string* 
   return false;
 }
 
-bool ToDtype(const std::string& name, const char* const (&names)[3], Dtype* dtype) {
-  for (int i = 0; i < 3; ++i) {
-    if (name == names[i]) {
-      *dtype = static_cast<Dtype>(i);
+// A dtype by its name in one format: CSV tables say float32, JSON lists fp32.
+bool ToDtype(const std::string& name, bool json, Dtype* dtype) {
+  for (const aclcpu::kernel::DTypeTraits& traits : aclcpu::kernel::kDTypeTable) {
+    if (name == (json ? traits.short_name : traits.long_name)) {
+      *dtype = traits.dtype;
       return true;
     }
   }
   return false;
 }
 
-std::string UnknownDtype(const std::string& name, const char* const (&names)[3]) {
-  return "unknown dtype \"" + name + "\"; expected " + names[0] + ", " + names[1] + " or " + names[2];
+std::string UnknownDtype(const std::string& name, bool json) {
+  std::string expected;
+  for (const aclcpu::kernel::DTypeTraits& traits : aclcpu::kernel::kDTypeTable) {
+    expected += (expected.empty() ? "" : ", ") + std::string(json ? traits.short_name : traits.long_name);
+  }
+  return "unknown dtype \"" + name + "\"; expected one of " + expected;
 }
 
-// A list of non-negative integer dims whose product stays within kMaxElements.
+// A list of non-negative integer dims whose element count fits in int64_t.
 bool ToShape(const Value& value, std::vector<int64_t>* shape, std::string* why) {
   if (value.kind != Kind::kList) {
     *why = "a shape must be a list of dims";
@@ -72,8 +73,8 @@ bool ToShape(const Value& value, std::vector<int64_t>* shape, std::string* why) 
   int64_t numel = 1;
   for (int64_t dim : *shape) {
     if (empty) break;
-    if (dim > kMaxElements / numel) {
-      *why = "more than 2^28 elements, the runner's limit per tensor";
+    if (dim > std::numeric_limits<int64_t>::max() / numel) {
+      *why = "the element count overflows 64 bits";
       return false;
     }
     numel *= dim;
@@ -81,43 +82,95 @@ bool ToShape(const Value& value, std::vector<int64_t>* shape, std::string* why) 
   return true;
 }
 
-bool IsString(const Value& value, const char* text) { return value.kind == Kind::kString && value.text == text; }
+// A special value: a number (any, -0 and the non-finite ones included) or "inf", "-inf", "nan".
+bool ToSpecial(const Value& value, float* special) {
+  if (value.IsNumber()) {
+    *special = static_cast<float>(value.AsDouble());
+    return true;
+  }
+  if (value.kind != Kind::kString) return false;
+  if (value.text == "inf" || value.text == "+inf") {
+    *special = std::numeric_limits<float>::infinity();
+  } else if (value.text == "-inf") {
+    *special = -std::numeric_limits<float>::infinity();
+  } else if (value.text == "nan") {
+    *special = std::numeric_limits<float>::quiet_NaN();
+  } else {
+    return false;
+  }
+  return true;
+}
 
-// The value-range forms of CASES.md §2, shared by both formats.
+bool IsFiniteNumber(const Value& value) { return value.IsNumber() && std::isfinite(value.AsDouble()); }
+
+// Whether a CSV range entry is one range (not a list of per-input ranges).
+bool IsOneRange(const Value& value) {
+  if (value.kind != Kind::kList) return true;
+  for (const Value& item : value.items) {
+    if (item.kind == Kind::kList) return false;
+  }
+  return true;
+}
+
+const char kRangeForms[] =
+    "expected [lo, hi], [lo, hi, special...], 0, \"nan\", \"inf\", \"-inf\" or a list of specials such as "
+    "[\"-inf\", \"inf\"] (specials: numbers, inf, -inf, nan)";
+
+// The value-range forms of CASES.md §2 and §4, shared by both formats.
 bool ToRange(const Value& value, ValueRange* range, std::string* why) {
-  using R = ValueRange::Kind;
-  const size_t n = value.kind == Kind::kList ? value.items.size() : 0;
-  if (value.IsNumber() && value.AsDouble() == 0.0) {
-    range->kind = R::kZeros;
-  } else if (IsString(value, "nan") || (n == 1 && IsString(value.items[0], "nan"))) {
-    range->kind = R::kNan;
-  } else if (n == 1 && IsString(value.items[0], "inf")) {
-    range->kind = R::kPosInf;
-  } else if (n == 1 && IsString(value.items[0], "-inf")) {
-    range->kind = R::kNegInf;
-  } else if (n == 2 && ((IsString(value.items[0], "-inf") && IsString(value.items[1], "inf")) ||
-                        (IsString(value.items[0], "inf") && IsString(value.items[1], "-inf")))) {
-    range->kind = R::kMixedInf;
-  } else if (n == 2 && value.items[0].IsNumber() && value.items[1].IsNumber()) {
-    range->kind = R::kUniform;
-    range->lo = value.items[0].AsDouble();
-    range->hi = value.items[1].AsDouble();
+  *range = ValueRange{};
+  float special = 0.0f;
+  if (value.IsNumber() && value.AsDouble() == 0.0) {  // all zeros
+    range->uniform = false;
+    range->specials = {0.0f};
+    return true;
+  }
+  if (value.kind == Kind::kString && ToSpecial(value, &special)) {  // "nan", "inf", "-inf"
+    range->uniform = false;
+    range->specials = {special};
+    return true;
+  }
+  if (value.kind != Kind::kList || value.items.empty()) {
+    *why = kRangeForms;
+    return false;
+  }
+  const std::vector<Value>& items = value.items;
+  size_t first_special = 0;
+  if (items.size() >= 2 && IsFiniteNumber(items[0]) && IsFiniteNumber(items[1])) {
+    range->lo = items[0].AsDouble();
+    range->hi = items[1].AsDouble();
     if (range->lo > range->hi) {
       *why = "the low end of [lo, hi] is above the high end";
       return false;
     }
+    first_special = 2;
   } else {
-    *why = "expected [lo, hi], 0, \"nan\", [\"nan\"], [\"inf\"], [\"-inf\"] or [\"-inf\", \"inf\"]";
-    return false;
+    range->uniform = false;
+  }
+  for (size_t i = first_special; i < items.size(); ++i) {
+    if (!ToSpecial(items[i], &special)) {
+      *why = kRangeForms;
+      return false;
+    }
+    range->specials.push_back(special);
   }
   return true;
+}
+
+std::string InputNames(const OpInfo& op, bool json) {
+  std::string names;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    names += (i == 0 ? "" : (i + 1 == op.inputs.size() ? " and " : ", "));
+    names += json ? op.inputs[i].api : op.inputs[i].kernel;
+  }
+  return names;
 }
 
 // ---- CSV ----------------------------------------------------------------------------------
 
 struct CsvColumns {
   int name = -1, op = -1, shapes = -1, dtypes = -1, out_shapes = -1, out_dtypes = -1, attrs = -1, ranges = -1,
-      enabled = -1;
+      enabled = -1, tolerances = -1;
 };
 
 bool ParsePythonField(const std::string& text, const char* field, Value* value, std::string* error) {
@@ -137,9 +190,31 @@ bool ParseCsvDtypes(const std::string& text, const char* field, std::vector<Dtyp
   for (const Value* name : names) {
     Dtype dtype;
     if (name->kind != Kind::kString) return FieldError(field, "dtype names must be strings", error);
-    if (!ToDtype(name->text, kCsvDtypes, &dtype)) return FieldError(field, UnknownDtype(name->text, kCsvDtypes), error);
+    if (!ToDtype(name->text, false, &dtype)) return FieldError(field, UnknownDtype(name->text, false), error);
     dtypes->push_back(dtype);
   }
+  return true;
+}
+
+// precision_tolerances: one (relative error, share of elements) pair per output; empty or () for
+// the defaults.
+bool ParseCsvTolerance(const std::string& text, Case* c, std::string* error) {
+  const char field[] = "precision_tolerances";
+  Value value;
+  if (!ParsePythonField(text, field, &value, error)) return false;
+  if (value.kind == Kind::kList && value.items.empty()) return true;
+  const Value* pair = value.kind == Kind::kList && value.items.size() == 1 ? &value.items[0] : nullptr;
+  if (pair == nullptr || pair->kind != Kind::kList || pair->items.size() != 2 || !IsFiniteNumber(pair->items[0]) ||
+      !IsFiniteNumber(pair->items[1])) {
+    return FieldError(field, "expected one (relative error, share) pair such as ((0.001, 0.001),)", error);
+  }
+  const double rtol = pair->items[0].AsDouble(), share = pair->items[1].AsDouble();
+  if (!(rtol > 0.0) || !(share >= 0.0 && share <= 1.0)) {
+    return FieldError(field, "the relative error must be positive and the share from 0 to 1", error);
+  }
+  c->has_tolerance = true;
+  c->tolerance.fp32 = c->tolerance.fp16 = c->tolerance.bf16 = rtol;
+  c->tolerance.max_share = share;
   return true;
 }
 
@@ -154,31 +229,36 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     return true;
   }
   if (!enabled.empty() && enabled != "1") return FieldError("is_enabled", "\"" + enabled + "\" is not 0 or 1", error);
-  const std::string op = get(col.op);
-  if (!op.empty() && op != "mse_loss_grad" && op != "MseLossGrad") {
-    return FieldError("op_name", "\"" + op + "\" is not mse_loss_grad, the one operator this runner runs", error);
+  const std::string op_name = get(col.op);
+  c->op = FindKernelOp(op_name.empty() ? AllOps().front()->kernel_name : op_name);
+  if (c->op == nullptr) {
+    return FieldError("op_name",
+                      "\"" + op_name + "\" is not an operator this runner knows; expected " + KernelOpNames(), error);
   }
+  const OpInfo& op = *c->op;
+  const size_t count = op.inputs.size();
 
   Value shapes;
   if (get(col.shapes).empty()) return FieldError("input_shapes", "empty", error);
   if (!ParsePythonField(get(col.shapes), "input_shapes", &shapes, error)) return false;
-  if (shapes.kind != Kind::kList || shapes.items.size() != 3) {
-    return FieldError("input_shapes", "expected 3 shapes (predict, label, dout)", error);
+  if (shapes.kind != Kind::kList || shapes.items.size() != count) {
+    return FieldError("input_shapes", "expected " + std::to_string(count) + " shapes (" + InputNames(op, false) + ")",
+                      error);
   }
   std::vector<Dtype> dtypes;
   if (get(col.dtypes).empty()) return FieldError("input_dtypes", "empty", error);
   if (!ParseCsvDtypes(get(col.dtypes), "input_dtypes", &dtypes, error)) return false;
-  if (dtypes.size() != 1 && dtypes.size() != 3) {
+  if (dtypes.size() != 1 && dtypes.size() != count) {
     return FieldError("input_dtypes", "expected one dtype for all inputs or one per input", error);
   }
-  for (int i = 0; i < 3; ++i) {
+  c->inputs.resize(count);
+  for (size_t i = 0; i < count; ++i) {
     TensorSpec& input = c->inputs[i];
-    input.name = kCsvInputs[i];
-    input.dtype = dtypes[dtypes.size() == 1 ? 0 : static_cast<size_t>(i)];
+    input.name = op.inputs[i].kernel;
+    input.dtype = dtypes[dtypes.size() == 1 ? 0 : i];
     std::string why;
-    if (!ToShape(shapes.items[static_cast<size_t>(i)], &input.shape, &why)) {
+    if (!ToShape(shapes.items[i], &input.shape, &why))
       return FieldError("input_shapes", input.name + ": " + why, error);
-    }
   }
 
   if (!get(col.out_shapes).empty()) {
@@ -202,28 +282,36 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
   if (!get(col.attrs).empty()) {
     Value attrs;
     if (!ParsePythonField(get(col.attrs), "attributes", &attrs, error)) return false;
-    if (attrs.kind != Kind::kDict)
+    if (attrs.kind != Kind::kDict) {
       return FieldError("attributes", "expected a dict such as {'reduction': 'mean'}", error);
-    if (const Value* reduction = attrs.Find("reduction")) {  // other keys do not concern this operator
+    }
+    if (const Value* reduction = attrs.Find("reduction")) {  // other keys do not concern these operators
       if (reduction->kind != Kind::kString) return FieldError("attributes", "reduction must be a string", error);
       c->has_reduction = true;
       c->reduction = reduction->text;
     }
   }
 
-  // Empty: the runner's default. Three entries: one range per input; anything else: one for all.
-  for (TensorSpec& input : c->inputs) input.range = ValueRange{ValueRange::Kind::kUniform, kDefaultLo, kDefaultHi};
+  // Empty: the runner's default. A list of one range per input, or one range for all.
+  for (TensorSpec& input : c->inputs) input.range = ValueRange{true, kDefaultLo, kDefaultHi, {}};
   if (!get(col.ranges).empty()) {
     Value ranges;
     if (!ParsePythonField(get(col.ranges), "input_data_ranges", &ranges, error)) return false;
-    const bool per_input = ranges.kind == Kind::kList && ranges.items.size() == 3;
-    for (size_t i = 0; i < 3; ++i) {
+    const bool one = IsOneRange(ranges);
+    if (!one && ranges.items.size() != count) {
+      return FieldError("input_data_ranges",
+                        "expected one range for all inputs or " + std::to_string(count) + " (" + InputNames(op, false) +
+                            "), not " + std::to_string(ranges.items.size()),
+                        error);
+    }
+    for (size_t i = 0; i < count; ++i) {
       std::string why;
-      if (!ToRange(per_input ? ranges.items[i] : ranges, &c->inputs[i].range, &why)) {
-        return FieldError("input_data_ranges", (per_input ? c->inputs[i].name + ": " : std::string()) + why, error);
+      if (!ToRange(one ? ranges : ranges.items[i], &c->inputs[i].range, &why)) {
+        return FieldError("input_data_ranges", (one ? std::string() : c->inputs[i].name + ": ") + why, error);
       }
     }
   }
+  if (!get(col.tolerances).empty() && !ParseCsvTolerance(get(col.tolerances), c, error)) return false;
   return true;
 }
 
@@ -267,14 +355,22 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
     return FieldError("name", "missing, or not a non-empty string", error);
   }
   c->name = name->text;
-  if (const Value* api = item.Find("aclnn_name")) {
-    if (!IsString(*api, "MseLossBackward")) {
-      return FieldError("aclnn_name", "expected \"MseLossBackward\", the one API this runner runs", error);
-    }
+  const Value* id = item.Find("id");
+  if (id == nullptr || id->kind != Kind::kInt) return FieldError("id", "missing, or not an integer", error);
+  c->has_id = true;
+  c->id = id->integer;
+  const Value* api = item.Find("aclnn_name");
+  if (api != nullptr && api->kind != Kind::kString) return FieldError("aclnn_name", "not a string", error);
+  c->op = FindApiOp(api == nullptr ? AllOps().front()->api_name : api->text);
+  if (c->op == nullptr) {
+    return FieldError("aclnn_name", "\"" + api->text + "\" is not an API this runner knows; expected " + ApiOpNames(),
+                      error);
   }
+  const OpInfo& op = *c->op;
   const Value* inputs = item.Find("inputs");
   if (inputs == nullptr || inputs->kind != Kind::kList) return FieldError("inputs", "missing, or not a list", error);
-  bool seen[3] = {false, false, false};
+  c->inputs.assign(op.inputs.size(), TensorSpec{});
+  std::vector<bool> seen(op.inputs.size(), false);
   bool seen_reduction = false;
   for (size_t i = 0; i < inputs->items.size(); ++i) {
     const Value& input = inputs->items[i];
@@ -287,8 +383,9 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
     if (input_name == nullptr || input_name->kind != Kind::kString) {
       return FieldError(at + ".name", "missing, or not a string", error);
     }
-    if (type == nullptr || type->kind != Kind::kString)
+    if (type == nullptr || type->kind != Kind::kString) {
       return FieldError(at + ".type", "missing, or not a string", error);
+    }
     if (type->text == "attr") {
       if (input_name->text != "reduction") {
         return FieldError(at + ".name", "unknown attr \"" + input_name->text + "\"; the API has only reduction", error);
@@ -300,13 +397,13 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
       continue;
     }
     if (type->text != "tensor") return FieldError(at + ".type", "\"" + type->text + "\" is not tensor or attr", error);
-    int role = -1;
-    for (int r = 0; r < 3; ++r) role = input_name->text == kJsonInputs[r] ? r : role;
-    if (role < 0) {
-      return FieldError(
-          at + ".name",
-          "unknown tensor \"" + input_name->text + "\"; expected self, target or gradOutput (out is not listed)",
-          error);
+    size_t role = op.inputs.size();
+    for (size_t r = 0; r < op.inputs.size(); ++r) role = input_name->text == op.inputs[r].api ? r : role;
+    if (role == op.inputs.size()) {
+      return FieldError(at + ".name",
+                        "unknown tensor \"" + input_name->text + "\"; " + op.api_name + " takes " +
+                            InputNames(op, true) + " (out is not listed)",
+                        error);
     }
     if (seen[role]) return FieldError(at + ".name", input_name->text + " is listed twice", error);
     seen[role] = true;
@@ -316,8 +413,8 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
     if (dtype == nullptr || dtype->kind != Kind::kString) {
       return FieldError(at + ".dtype", "missing, or not a string", error);
     }
-    if (!ToDtype(dtype->text, kJsonDtypes, &tensor.dtype)) {
-      return FieldError(at + ".dtype", UnknownDtype(dtype->text, kJsonDtypes), error);
+    if (!ToDtype(dtype->text, true, &tensor.dtype)) {
+      return FieldError(at + ".dtype", UnknownDtype(dtype->text, true), error);
     }
     const Value* shape = input.Find("shape");
     if (shape == nullptr) return FieldError(at + ".shape", "missing", error);
@@ -325,24 +422,16 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
     if (range == nullptr) return FieldError(at + ".range_values", "missing", error);
     if (!ToRange(*range, &tensor.range, &why)) return FieldError(at + ".range_values", why, error);
   }
-  for (int r = 0; r < 3; ++r) {
-    if (!seen[r]) return FieldError("inputs", std::string("no ") + kJsonInputs[r] + " tensor", error);
+  for (size_t r = 0; r < op.inputs.size(); ++r) {
+    if (!seen[r]) return FieldError("inputs", std::string("no ") + op.inputs[r].api + " tensor", error);
   }
   if (!seen_reduction) return FieldError("inputs", "no reduction attr", error);
   return true;
 }
 
-size_t LineOf(const std::string& text, size_t offset) {
-  size_t line = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n' ? 1 : 0;
-  return line;
-}
-
 size_t SkipBom(const std::string& text) { return text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0; }
 
 }  // namespace
-
-const char* DtypeName(Dtype dtype) { return kCsvDtypes[static_cast<int>(dtype)]; }
 
 bool SplitCsvLine(const std::string& line, std::vector<std::string>* fields, std::string* error) {
   fields->clear();
@@ -423,11 +512,12 @@ bool ParseCsvCases(const std::string& text, const std::string& path, std::vector
     return false;
   }
   CsvColumns col;
-  const std::pair<const char*, int*> known[] = {{"testcase_name", &col.name},       {"op_name", &col.op},
-                                                {"input_shapes", &col.shapes},      {"input_dtypes", &col.dtypes},
-                                                {"output_shapes", &col.out_shapes}, {"output_dtypes", &col.out_dtypes},
-                                                {"attributes", &col.attrs},         {"input_data_ranges", &col.ranges},
-                                                {"is_enabled", &col.enabled}};
+  const std::pair<const char*, int*> known[] = {
+      {"testcase_name", &col.name},       {"op_name", &col.op},
+      {"input_shapes", &col.shapes},      {"input_dtypes", &col.dtypes},
+      {"output_shapes", &col.out_shapes}, {"output_dtypes", &col.out_dtypes},
+      {"attributes", &col.attrs},         {"input_data_ranges", &col.ranges},
+      {"is_enabled", &col.enabled},       {"precision_tolerances", &col.tolerances}};
   for (size_t i = 0; i < names.size(); ++i) {
     for (const auto& k : known) {
       if (Trim(names[i]) == k.first && *k.second < 0) *k.second = static_cast<int>(i);
@@ -445,6 +535,7 @@ bool ParseCsvCases(const std::string& text, const std::string& path, std::vector
     Case c;
     c.level = Case::Level::kKernel;
     c.where = path + " line " + std::to_string(l + 1);
+    c.file = path;
     std::vector<std::string> fields;
     if (!SplitCsvLine(lines[l], &fields, &why)) {
       c.error = why;
@@ -470,15 +561,18 @@ bool ParseJsonCases(const std::string& text, const std::string& path, std::vecto
     *error = path + ": the top level is not a JSON array of cases";
     return false;
   }
+  size_t line = 1, counted_to = 0;  // the line of byte counted_to
   for (size_t k = 0; k < root.items.size(); ++k) {
     const Value& item = root.items[k];
+    for (; counted_to < item.offset && counted_to < text.size(); ++counted_to) line += text[counted_to] == '\n';
     Case c;
     c.level = Case::Level::kApi;
+    c.file = path;
     std::string id = "at index " + std::to_string(k);
     const Value* id_value = item.kind == Kind::kDict ? item.Find("id") : nullptr;
     if (id_value != nullptr && id_value->kind == Kind::kInt) id = "id " + std::to_string(id_value->integer);
     if (id_value != nullptr && id_value->kind == Kind::kString) id = "id \"" + id_value->text + "\"";
-    c.where = path + " case " + id + " at line " + std::to_string(LineOf(text, item.offset));
+    c.where = path + " case " + id + " at line " + std::to_string(line);
     if (!ParseJsonCase(item, &c, &why)) c.error = why;
     cases->push_back(std::move(c));
   }

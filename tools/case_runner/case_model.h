@@ -6,23 +6,27 @@
 #include <string>
 #include <vector>
 
+#include "kernel/dtype.h"
+
 namespace case_runner {
 
-enum class Dtype { kFloat32, kFloat16, kBFloat16 };
+using Dtype = aclcpu::kernel::DType;
 
-// How a tensor's values are drawn.
+struct OpInfo;  // ops.h
+
+// How a tensor's values are drawn. Uniform in [lo, hi], with the specials (if any) mixed in at
+// kSpecialShare of the elements; or, without a range, every element one of the specials.
 struct ValueRange {
-  enum class Kind { kUniform, kZeros, kNan, kPosInf, kNegInf, kMixedInf };
-  Kind kind = Kind::kUniform;
-  double lo = -10.0, hi = 10.0;  // kUniform only
+  bool uniform = true;
+  double lo = -10.0, hi = 10.0;
+  std::vector<float> specials;  // e.g. 0, -0, inf, -inf, nan
 };
 
 // The range of a CSV case whose input_data_ranges is empty.
 constexpr double kDefaultLo = -10.0;
 constexpr double kDefaultHi = 10.0;
-
-// Larger tensors are refused when read, so a typo in a shape cannot exhaust memory.
-constexpr int64_t kMaxElements = int64_t{1} << 28;
+// The share of the elements of a uniform range that take one of its special values instead.
+constexpr double kSpecialShare = 0.125;
 // More runs of one integer-attribute range are refused when read.
 constexpr int64_t kMaxRangeRuns = 256;
 
@@ -33,17 +37,26 @@ struct TensorSpec {
   ValueRange range;
 };
 
-// The three inputs in one order for both formats: self (predict), target (label), gradOutput (dout).
-enum Role { kSelf = 0, kTarget = 1, kGrad = 2 };
+// Compare mode's thresholds (judge.h applies them).
+struct Tolerance {
+  // Relative error |a - e| / max(|e|, smallest normal of the dtype) allowed per element, by the
+  // expected output's dtype.
+  double fp32 = 1e-4, fp16 = 1e-3, bf16 = 4e-3;
+  double max_share = 0.001;  // a case fails when more than this share of its elements is over
+};
 
 struct Case {
   enum class Level { kKernel, kApi };  // CSV rows run at the kernel level, JSON cases through the API
   Level level = Level::kKernel;
-  std::string name;
-  std::string where;  // "FILE line N" (CSV) or "FILE case id X" (JSON), for reports
+  const OpInfo* op = nullptr;  // set once the op field was read
+  std::string name;            // testcase_name (CSV) or name (JSON)
+  bool has_id = false;         // JSON: cases are told apart by (name, id)
+  int64_t id = 0;
+  std::string where;  // "FILE line N" (CSV) or "FILE case id X at line N" (JSON), for reports
+  std::string file;   // the file it came from (JUnit groups by it)
   std::string error;  // non-empty: the case is unreadable; names the field
   bool enabled = true;
-  TensorSpec inputs[3];
+  std::vector<TensorSpec> inputs;  // in the order of op->inputs
 
   // Kernel level: the string attribute (when absent: the definition's default), and the expected
   // output from the table (checked against infer shape / infer dtype when present).
@@ -52,14 +65,17 @@ struct Case {
   bool has_output_shape = false, has_output_dtype = false;
   std::vector<int64_t> output_shape;
   Dtype output_dtype = Dtype::kFloat32;
+  bool has_tolerance = false;  // precision_tolerances: compare mode's thresholds for this row
+  Tolerance tolerance;
 
   // API level: the integer reduction values to run, and whether they came from a [lo, hi] range
-  // (then every run is reported as name[reduction=k]).
+  // (then every run is reported as name#id[reduction=k]).
   std::vector<int64_t> reductions;
   bool reduction_is_range = false;
-};
 
-const char* DtypeName(Dtype dtype);  // "float32", "float16", "bfloat16"
+  // How reports name the case: "name#id" for JSON cases, the testcase_name for CSV rows.
+  std::string Label() const { return has_id ? name + "#" + std::to_string(id) : name; }
+};
 
 }  // namespace case_runner
 

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <limits>
 #include <system_error>
 
 namespace case_runner {
@@ -81,7 +82,8 @@ class Parser {
       value->kind = Value::Kind::kString;
       return ParseString(&value->text);
     }
-    if (IsDigit(c) || c == '-' || (python_ && (c == '+' || c == '.'))) return ParseNumber(value);
+    if (IsDigit(c) || c == '-' || (python_ && (c == '+' || c == '.' || c == 'i' || c == 'n')))
+      return ParseNumber(value);
     if (IsWordChar(c)) return ParseWord(value);
     return Fail(pos_, "unexpected " + Describe(c));
   }
@@ -274,6 +276,7 @@ class Parser {
   bool ParseNumber(Value* value) {
     const size_t start = pos_;
     if (Peek() == '-' || Peek() == '+') ++pos_;
+    if (python_ && (Peek() == 'i' || Peek() == 'n')) return ParseNonFinite(start, value);
     const size_t integer_start = pos_;
     size_t digits = SkipDigits();
     if (!python_ && digits > 1 && text_[integer_start] == '0') return Fail(start, "leading zero in a number");
@@ -304,7 +307,21 @@ class Parser {
       value->kind = Value::Kind::kInt;
       const std::from_chars_result r = std::from_chars(first, last, value->integer);
       if (r.ec != std::errc() || r.ptr != last) return Fail(start, "integer out of range");
+      value->number = static_cast<double>(value->integer);
+      if (value->integer == 0 && text_[start] == '-') value->number = -0.0;  // "-0" keeps its sign
     }
+    return true;
+  }
+
+  // inf and nan, signed or not: not Python literals, but ops-nn's case tables write them bare.
+  bool ParseNonFinite(size_t start, Value* value) {
+    const size_t word_start = pos_;
+    while (IsWordChar(Peek())) ++pos_;
+    const std::string word = text_.substr(word_start, pos_ - word_start);
+    if (word != "inf" && word != "nan") return Fail(start, "unknown word \"" + word.substr(0, 24) + "\"");
+    value->kind = Value::Kind::kFloat;
+    value->number = word == "inf" ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+    if (text_[start] == '-') value->number = -value->number;
     return true;
   }
 

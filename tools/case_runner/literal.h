@@ -16,20 +16,21 @@ struct Value {
   Kind kind = Kind::kNull;
   bool boolean = false;
   int64_t integer = 0;
-  double number = 0.0;                                // kFloat
+  double number = 0.0;                                // kFloat; also kInt's value ("-0" keeps its sign)
   std::string text;                                   // kString
   std::vector<Value> items;                           // kList: a JSON array, a Python list or tuple
   std::vector<std::pair<std::string, Value>> fields;  // kDict, in file order, keys unique
   size_t offset = 0;                                  // where the value starts in the parsed text
 
   bool IsNumber() const { return kind == Kind::kInt || kind == Kind::kFloat; }
-  double AsDouble() const { return kind == Kind::kInt ? static_cast<double>(integer) : number; }
+  double AsDouble() const { return number; }
   const Value* Find(const std::string& key) const;  // kDict only; null when absent
 };
 
 enum class Dialect {
   kJson,    // RFC 8259: "strings", true/false/null, no trailing commas
-  kPython,  // ast.literal_eval's subset: 'strings' or "strings", (tuples), True/False/None, trailing commas
+  kPython,  // ast.literal_eval's subset: 'strings' or "strings", (tuples), True/False/None, trailing commas;
+            // and bare inf, -inf, nan, as ops-nn's case tables write them
 };
 
 // Parses all of text as one value. False with *error ("line L column C: ...", or "column C: ..."

@@ -22,13 +22,13 @@ bool Fail(const std::string& what, std::string* error) {
 
 }  // namespace
 
-std::string EncodeNpy(const NpyArray& array) {
+std::string NpyHeader(const std::string& descr, const std::vector<int64_t>& shape_dims) {
   std::string shape = "(";
-  for (size_t i = 0; i < array.shape.size(); ++i) {
-    shape += (i ? ", " : "") + std::to_string(array.shape[i]);
+  for (size_t i = 0; i < shape_dims.size(); ++i) {
+    shape += (i ? ", " : "") + std::to_string(shape_dims[i]);
   }
-  shape += array.shape.size() == 1 ? ",)" : ")";
-  std::string header = "{'descr': '" + array.descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  shape += shape_dims.size() == 1 ? ",)" : ")";
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad with spaces and end with a newline so that the data starts at a multiple of 64 bytes.
   const size_t preamble = kMagicSize + 2 + 2;
   header.append((64 - (preamble + header.size() + 1) % 64) % 64, ' ');
@@ -38,7 +38,11 @@ std::string EncodeNpy(const NpyArray& array) {
   bytes.push_back('\x00');
   bytes.push_back(static_cast<char>(header.size() & 0xff));
   bytes.push_back(static_cast<char>(header.size() >> 8));
-  bytes += header;
+  return bytes + header;
+}
+
+std::string EncodeNpy(const NpyArray& array) {
+  std::string bytes = NpyHeader(array.descr, array.shape);
   const size_t item = ItemSize(array.descr);
   for (uint32_t bits : array.bits) {
     for (size_t b = 0; b < item; ++b) bytes.push_back(static_cast<char>((bits >> (8 * b)) & 0xff));  // little-endian

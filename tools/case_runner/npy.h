@@ -16,6 +16,8 @@ struct NpyArray {
   std::vector<uint32_t> bits;  // the elements' raw bits, row-major
 };
 
+// The bytes before the data of a version 1.0 file (the data follows: row-major, little-endian).
+std::string NpyHeader(const std::string& descr, const std::vector<int64_t>& shape);
 // The whole file's bytes.
 std::string EncodeNpy(const NpyArray& array);
 bool WriteNpy(const std::string& path, const NpyArray& array, std::string* error);

@@ -1,0 +1,49 @@
+// The reduction of the loss operators, in one place: the aclnn API passes it as an integer (0 none,
+// 1 mean, 2 sum), the op definitions as a string attribute ("none", "mean", "sum").
+#ifndef ACLNN_CPU_OPS_LOSS_COMMON_LOSS_REDUCTION_H_
+#define ACLNN_CPU_OPS_LOSS_COMMON_LOSS_REDUCTION_H_
+
+#include <cstdint>
+#include <string>
+
+namespace aclcpu {
+namespace loss {
+
+enum class Reduction : int64_t { kNone = 0, kMean = 1, kSum = 2 };  // the aclnn API's numbering
+
+// For messages: the strings a definition accepts, and the integers the API accepts.
+constexpr const char kReductionNames[] = "none, mean or sum";
+constexpr const char kReductionNumbers[] = "0 (none), 1 (mean) or 2 (sum)";
+
+inline const char* ReductionName(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::kNone:
+      return "none";
+    case Reduction::kMean:
+      return "mean";
+    case Reduction::kSum:
+      return "sum";
+  }
+  return "";
+}
+
+inline bool ReductionFromApi(int64_t value, Reduction* reduction) {
+  if (value < 0 || value > 2) return false;
+  *reduction = static_cast<Reduction>(value);
+  return true;
+}
+
+inline bool ReductionFromName(const std::string& name, Reduction* reduction) {
+  for (Reduction r : {Reduction::kNone, Reduction::kMean, Reduction::kSum}) {
+    if (name == ReductionName(r)) {
+      *reduction = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace loss
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_OPS_LOSS_COMMON_LOSS_REDUCTION_H_

@@ -1,0 +1,149 @@
+#include "junit.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace case_runner {
+namespace {
+
+// The length of the UTF-8 sequence at text[i] of a character XML 1.0 allows; 0 when there is none.
+size_t XmlCharLength(const std::string& text, size_t i) {
+  const auto byte = [&text](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) return (lead >= 0x20 || lead == '\t' || lead == '\n' || lead == '\r') ? 1 : 0;
+  size_t length;
+  uint32_t code;
+  if ((lead & 0xe0) == 0xc0) {
+    length = 2;
+    code = lead & 0x1fu;
+  } else if ((lead & 0xf0) == 0xe0) {
+    length = 3;
+    code = lead & 0x0fu;
+  } else if ((lead & 0xf8) == 0xf0) {
+    length = 4;
+    code = lead & 0x07u;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  for (size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xc0) != 0x80) return 0;
+    code = (code << 6) | (byte(i + k) & 0x3fu);
+  }
+  static const uint32_t kSmallest[5] = {0, 0, 0x80, 0x800, 0x10000};  // shorter forms are not UTF-8
+  if (code < kSmallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) || code == 0xfffe ||
+      code == 0xffff) {
+    return 0;
+  }
+  return length;
+}
+
+std::string Escape(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const size_t length = XmlCharLength(text, i);
+    if (length == 0) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    switch (text[i]) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      default:
+        out.append(text, i, length);
+    }
+    i += length;
+  }
+  return out;
+}
+
+std::string Seconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", seconds);
+  return text;
+}
+
+struct Counts {
+  size_t tests = 0, failures = 0, skipped = 0;
+  double seconds = 0.0;
+  void Add(const JunitCase& c) {
+    ++tests;
+    failures += c.outcome == Outcome::kFail ? 1 : 0;
+    skipped += c.outcome == Outcome::kSkip ? 1 : 0;
+    seconds += c.seconds;
+  }
+  std::string Attributes() const {
+    return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
+           "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + Seconds(seconds) + "\"";
+  }
+};
+
+}  // namespace
+
+std::string JunitXml(const std::vector<JunitCase>& cases) {
+  std::vector<std::string> suites;  // in the order they first appear
+  for (const JunitCase& c : cases) {
+    bool known = false;
+    for (const std::string& suite : suites) known = known || suite == c.suite;
+    if (!known) suites.push_back(c.suite);
+  }
+  Counts all;
+  for (const JunitCase& c : cases) all.Add(c);
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml += "<testsuites name=\"aclnn_case_runner\"" + all.Attributes() + ">\n";
+  for (const std::string& suite : suites) {
+    Counts counts;
+    for (const JunitCase& c : cases) {
+      if (c.suite == suite) counts.Add(c);
+    }
+    xml += "  <testsuite name=\"" + Escape(suite) + "\"" + counts.Attributes() + ">\n";
+    for (const JunitCase& c : cases) {
+      if (c.suite != suite) continue;
+      xml += "    <testcase name=\"" + Escape(c.name) + "\" classname=\"" + Escape(c.classname) + "\" time=\"" +
+             Seconds(c.seconds) + "\"";
+      if (c.outcome == Outcome::kPass) {
+        xml += "/>\n";
+      } else if (c.outcome == Outcome::kFail) {
+        xml += ">\n      <failure message=\"" + Escape(c.message) + "\">" + Escape(c.message) +
+               "</failure>\n    </testcase>\n";
+      } else {
+        xml += ">\n      <skipped message=\"" + Escape(c.message) + "\"/>\n    </testcase>\n";
+      }
+    }
+    xml += "  </testsuite>\n";
+  }
+  return xml + "</testsuites>\n";
+}
+
+bool WriteJunit(const std::string& path, const std::vector<JunitCase>& cases, std::string* error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  const std::string xml = JunitXml(cases);
+  out.write(xml.data(), static_cast<std::streamsize>(xml.size()));
+  out.close();
+  if (!out) {
+    *error = path + ": cannot write: " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace case_runner

@@ -1,0 +1,137 @@
+// MseLossGrad in the op table: the CSV's mse_loss_grad rows (predict, label, dout) at the kernel
+// level, the JSON's MseLossBackward cases (gradOutput, self, target) through the aclnn API.
+#include <algorithm>
+
+#include "aclnnop/aclnn_mse_loss_backward.h"
+#include "golden/mse_loss_grad_golden.h"
+#include "judge.h"
+#include "kernel/tensor_view.h"
+#include "nnopbase/nnopbase_internal.h"
+#include "op_graph/mse_loss_grad_def.h"
+#include "op_host/mse_loss_grad_infer.h"
+#include "op_host/mse_loss_grad_tiling.h"
+#include "op_kernel/mse_loss_grad_kernel.h"
+#include "ops.h"
+
+namespace case_runner {
+namespace {
+
+namespace mse = aclcpu::mse_loss_grad;
+namespace kernel = aclcpu::kernel;
+
+// In the order of OpInfo::inputs.
+enum Input { kSelf = 0, kTarget = 1, kGrad = 2 };
+
+std::string KernelReduction(const Case& c) { return c.has_reduction ? c.reduction : mse::Attrs().reduction; }
+
+bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
+  const mse::OpDefinition& definition = mse::Definition();
+  for (const TensorSpec& input : c.inputs) {
+    if (std::find(definition.dtypes.begin(), definition.dtypes.end(), input.dtype) == definition.dtypes.end()) {
+      *error = "the definition does not allow " + input.name + " dtype " + kernel::DTypeName(input.dtype);
+      return false;
+    }
+  }
+  std::string why;
+  if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, c.inputs[kGrad].shape, y_shape, &why)) {
+    *error = "infer shape rejected the case: " + why;
+    return false;
+  }
+  *y_dtype = mse::InferDtype(c.inputs[kSelf].dtype);
+  if (c.has_output_shape && c.output_shape != *y_shape) {
+    *error = "output_shapes says " + ShapeText(c.output_shape) + " but infer shape gives " + ShapeText(*y_shape);
+    return false;
+  }
+  if (c.has_output_dtype && c.output_dtype != *y_dtype) {
+    *error = std::string("output_dtypes says ") + kernel::Traits(c.output_dtype).long_name + " but infer dtype gives " +
+             kernel::Traits(*y_dtype).long_name;
+    return false;
+  }
+  return true;
+}
+
+kernel::TensorView ViewOf(const TensorBuffer& buffer) {
+  return kernel::TensorView{buffer.dtype, buffer.shape, kernel::ContiguousStrides(buffer.shape), buffer.data};
+}
+
+bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error) {
+  mse::TilingInput tiling_input;
+  tiling_input.predict = ViewOf(inputs[kSelf]);
+  tiling_input.label = ViewOf(inputs[kTarget]);
+  tiling_input.dout = ViewOf(inputs[kGrad]);
+  tiling_input.y = ViewOf(y);
+  tiling_input.store_dtype = y.dtype;
+  tiling_input.reduction = KernelReduction(c);
+  const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();  // as the aclnn layer tiles
+  tiling_input.platform = mse::TilingPlatform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
+  mse::TilingData tiling;
+  std::string why;
+  if (!mse::ComputeTiling(tiling_input, &tiling, &why)) {
+    *error = "tiling rejected the case: " + why;
+    return false;
+  }
+  mse::RunKernel(tiling, inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data, y.data,
+                 aclcpu::KernelThreadPool());
+  return true;
+}
+
+const char* KernelDefaultReduction() { return mse::Definition().reduction_default.c_str(); }
+
+void ApiOut(const std::vector<TensorSpec>& inputs, int64_t /*reduction*/, std::vector<int64_t>* shape, Dtype* dtype) {
+  *dtype = inputs[kSelf].dtype;
+  *shape = inputs[kSelf].shape;  // when the shapes do not broadcast: for the API to reject
+  golden::BroadcastShape({inputs[kGrad].shape, inputs[kSelf].shape, inputs[kTarget].shape}, shape);
+}
+
+aclnnStatus ApiPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
+                        uint64_t* workspace_size, aclOpExecutor** executor) {
+  return aclnnMseLossBackwardGetWorkspaceSize(inputs[kGrad], inputs[kSelf], inputs[kTarget], reduction, out,
+                                              workspace_size, executor);
+}
+
+class Golden final : public GoldenOutput {
+ public:
+  Golden(const std::vector<golden::View>& inputs, int reduction, Dtype out_dtype, std::vector<int64_t> shape)
+      : GoldenOutput(out_dtype, std::move(shape)), inputs_(inputs), reduction_(reduction) {}
+  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override {
+    golden::MseLossGrad(inputs_[kGrad], inputs_[kSelf], inputs_[kTarget], reduction_, dtype(), begin, end, bits);
+  }
+
+ private:
+  std::vector<golden::View> inputs_;
+  int reduction_;
+};
+
+std::unique_ptr<GoldenOutput> MakeGolden(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
+                                         std::string* why) {
+  std::vector<int64_t> shape;
+  if (!golden::BroadcastShape({inputs[kGrad].shape, inputs[kSelf].shape, inputs[kTarget].shape}, &shape)) {
+    *why = "the input shapes do not broadcast";
+    return nullptr;
+  }
+  if (reduction < 0 || reduction > 2) {
+    *why = "reduction " + std::to_string(reduction) + " has no golden";
+    return nullptr;
+  }
+  return std::make_unique<Golden>(inputs, static_cast<int>(reduction), out_dtype, shape);
+}
+
+}  // namespace
+
+extern const OpInfo kMseLossGradOp;
+const OpInfo kMseLossGradOp = {
+    "MseLossBackward",
+    "mse_loss_grad",
+    "MseLossGrad",
+    {{"self", "predict"}, {"target", "label"}, {"gradOutput", "dout"}},
+    &KernelInfer,
+    &KernelRun,
+    &KernelDefaultReduction,
+    &ApiOut,
+    &ApiPhaseOne,
+    &aclnnMseLossBackward,
+    "aclnnMseLossBackwardGetWorkspaceSize",
+    &MakeGolden,
+};
+
+}  // namespace case_runner

@@ -1,0 +1,97 @@
+// The operators the runner knows, one table entry each: how the case files name the op and its
+// inputs, how it runs at the kernel level and through the aclnn API, and its golden. The readers,
+// the generator, the judging and the scheduler know no operator; a new op is one entry here.
+#ifndef ACLNN_CPU_TOOLS_CASE_RUNNER_OPS_H_
+#define ACLNN_CPU_TOOLS_CASE_RUNNER_OPS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+#include "case_model.h"
+#include "golden/mse_loss_grad_golden.h"
+
+namespace case_runner {
+
+// A contiguous row-major tensor in memory the runner allocated (host memory at the kernel level,
+// an aclrtMalloc allocation at the API level).
+struct TensorBuffer {
+  Dtype dtype = Dtype::kFloat32;
+  std::vector<int64_t> shape;
+  char* data = nullptr;
+};
+
+// The expected output of one run, computed in pieces so that no full copy of it is ever held.
+class GoldenOutput {
+ public:
+  virtual ~GoldenOutput() = default;
+  Dtype dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  // Work before Compute (a reduction's partial sums), in parts that may run concurrently.
+  virtual int64_t PrepareParts() const { return 0; }
+  virtual void Prepare(int64_t /*part*/) {}
+  // Output elements [begin, end), row-major, as raw bits; after every Prepare part. Thread-safe.
+  virtual void Compute(int64_t begin, int64_t end, uint32_t* bits) const = 0;
+
+ protected:
+  GoldenOutput(Dtype dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {}
+
+ private:
+  Dtype dtype_;
+  std::vector<int64_t> shape_;
+};
+
+// An input as the two formats name it.
+struct OperandNames {
+  const char* api;     // JSON input name, e.g. "self"
+  const char* kernel;  // CSV position name, e.g. "predict"
+};
+
+struct OpInfo {
+  const char* api_name;     // JSON aclnn_name, e.g. "MseLossBackward"
+  const char* kernel_name;  // CSV op_name, e.g. "mse_loss_grad"
+  const char* kernel_type;  // the definition's type, also accepted as op_name: "MseLossGrad"
+  // In this order in Case::inputs and in every function below. The CSV lists them in this order;
+  // the JSON by name.
+  std::vector<OperandNames> inputs;
+
+  // Kernel level. Infer: the definition's checks, infer shape and infer dtype (false with *error
+  // naming the step). Run: tiling and kernel on inputs already filled, writing y.
+  bool (*kernel_infer)(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error);
+  bool (*kernel_run)(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error);
+  // The definition's default reduction string (a row without one).
+  const char* (*kernel_default_reduction)();
+
+  // API level: the out tensor a user creates for these inputs (when the shapes admit none, some
+  // shape for the API to reject), then both phases as a user program calls them.
+  void (*api_out)(const std::vector<TensorSpec>& inputs, int64_t reduction, std::vector<int64_t>* shape, Dtype* dtype);
+  aclnnStatus (*api_phase_one)(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
+                               uint64_t* workspace_size, aclOpExecutor** executor);
+  aclnnStatus (*api_launch)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+  const char* api_phase_one_name;  // for reports: "aclnnMseLossBackwardGetWorkspaceSize"
+
+  // The golden for inputs viewed in place; reduction numbered as the aclnn API numbers it. Null
+  // with *why when there is none (shapes that do not broadcast, a reduction outside 0..2).
+  std::unique_ptr<GoldenOutput> (*golden)(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
+                                          std::string* why);
+};
+
+// Every op, in a fixed order.
+const std::vector<const OpInfo*>& AllOps();
+// The op a CSV op_name or a JSON aclnn_name names; null when none does.
+const OpInfo* FindKernelOp(const std::string& op_name);
+const OpInfo* FindApiOp(const std::string& aclnn_name);
+// "mse_loss_grad" or "MseLossBackward, MseLoss or MseLossOut": for messages.
+std::string KernelOpNames();
+std::string ApiOpNames();
+
+// The aclnn API's number (0 none, 1 mean, 2 sum) of a kernel-level reduction string; false for
+// an unknown string.
+bool ReductionNumber(const std::string& reduction, int64_t* number);
+
+}  // namespace case_runner
+
+#endif  // ACLNN_CPU_TOOLS_CASE_RUNNER_OPS_H_

@@ -1,0 +1,72 @@
+// Running cases: one run of a case (inputs generated, the op run at its level, the output judged
+// against the golden), and all runs of a suite on several threads within a memory budget.
+#ifndef ACLNN_CPU_TOOLS_CASE_RUNNER_RUNNER_H_
+#define ACLNN_CPU_TOOLS_CASE_RUNNER_RUNNER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "case_model.h"
+#include "work_pool.h"
+
+namespace case_runner {
+
+struct Options {
+  uint64_t seed = 1;
+  std::string filter;
+  int threads = 0;  // threads the kernels use; 0: as the environment says
+  int jobs = 0;     // the runner's own threads; 0: the CPUs this process may use
+  std::string dump_dir;
+  bool dump_all = false;
+  std::string compare_dir;
+  Tolerance tolerance;
+  bool tolerance_given = false;  // --rtol or --rtol-share: overrides every row's precision_tolerances
+  int64_t memory_budget = 0;     // bytes the tensors of the cases in flight may take; 0: the default
+  std::string junit;
+  bool list = false;
+  bool help = false;
+  std::vector<std::string> files;
+};
+
+// One execution of a case: JSON cases with a [lo, hi] reduction have one per value.
+struct Run {
+  const Case* c;
+  std::string name;   // as reports and --filter name it: name#id[reduction=k], or the CSV testcase_name
+  int64_t reduction;  // API level only
+};
+
+enum class Outcome { kPass, kFail, kSkip };
+
+struct Verdict {
+  Outcome outcome = Outcome::kFail;
+  std::string line;  // the report line of a failure or of a skip that needs one
+  double seconds = 0.0;
+};
+
+// CSV testcase_names and JSON (name, id) pairs must be unique: later ones become unreadable.
+void MarkDuplicates(std::vector<Case>* cases);
+// The runs of the cases, in file order; those whose run name or case label matches the glob.
+std::vector<Run> SelectRuns(const std::vector<Case>& cases, const std::string& filter);
+
+// The bytes a run's tensors take (inputs and output); what the memory budget counts.
+int64_t RunBytes(const Run& run, const Options& options);
+// The default memory budget: most of what this machine has available now.
+int64_t DefaultMemoryBudget();
+
+// aclInit, aclrtSetDevice(0); and the reverse (with every stream the runs created).
+bool StartRuntime(std::string* error);
+void StopRuntime();
+
+Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool);
+
+// Runs every run on options.jobs threads: whole runs at once as long as their tensors fit in the
+// budget together, their parallel parts spread over all threads. Calls report(i, verdict) for
+// i = 0, 1, ... in order, each as soon as it and all before it are done.
+void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
+            const std::function<void(size_t, const Verdict&)>& report);
+
+}  // namespace case_runner
+
+#endif  // ACLNN_CPU_TOOLS_CASE_RUNNER_RUNNER_H_
