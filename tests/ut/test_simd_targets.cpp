@@ -124,11 +124,16 @@ class SimdTargets : public ::testing::Test {
 };
 
 TEST_F(SimdTargets, EveryTargetMatchesTheGolden) {
+  // The target the kernel dispatches to, asked first, as a program's first launch does: Highway
+  // 1.0.3's SupportedTargets(), called before the first dispatch, leaves the dispatch mask without
+  // the targets for one vector length (SVE_256, SVE2_128), and the dispatch then runs SVE2 where
+  // SVE_256 is best (the same bits, a little slower).
+  const std::string dispatched = mse::ActiveKernelTarget();
   const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();  // the best first
   ASSERT_FALSE(targets.empty());
   if (const char* expected = std::getenv("ACLNN_CPU_EXPECT_TARGET")) {
     ASSERT_EQ(hwy::TargetName(targets[0]), std::string(expected)) << "the best target this CPU runs";
-    ASSERT_EQ(mse::ActiveKernelTarget(), std::string(expected)) << "the target the kernel dispatches to";
+    ASSERT_EQ(dispatched, std::string(expected)) << "the target the kernel dispatches to";
   }
   std::vector<std::string> names;
   for (int64_t target : targets) {
