@@ -2,8 +2,8 @@
 // bits: every FLOAT16 / BF16 pattern widened, float32 values (random, halfway cases, overflow,
 // NaN) narrowed, and the kernel's loops (contiguous, broadcast, strided, scalar dout). It prints the
 // targets it checked. ACLNN_CPU_EXPECT_TARGET, when set (scripts/run-tests.sh sets it for each CPU
-// that qemu emulates: NEON, SVE, SVE2), names the target this CPU's best must be: it is checked
-// first, and the kernel dispatches to it when nothing is forced.
+// that qemu emulates: NEON, SVE, SVE2, SVE_256, SVE2_128), names the target this CPU's best must be:
+// it is checked first, and the kernel dispatches to it when nothing is forced.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -124,10 +124,10 @@ class SimdTargets : public ::testing::Test {
 };
 
 TEST_F(SimdTargets, EveryTargetMatchesTheGolden) {
-  // The target the kernel dispatches to, asked first, as a program's first launch does: Highway
-  // 1.0.3's SupportedTargets(), called before the first dispatch, leaves the dispatch mask without
-  // the targets for one vector length (SVE_256, SVE2_128), and the dispatch then runs SVE2 where
-  // SVE_256 is best (the same bits, a little slower).
+  // The target the kernel dispatches to, asked first, as a program's first launch does: a call of
+  // Highway 1.0.3's SupportedTargets() resets the process-wide dispatch choice to one without the
+  // targets for one vector length (SVE_256, SVE2_128), and the kernel then runs SVE2 where SVE_256
+  // is best (the same bits, a little slower).
   const std::string dispatched = mse::ActiveKernelTarget();
   const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();  // the best first
   ASSERT_FALSE(targets.empty());
