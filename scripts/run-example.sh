@@ -3,7 +3,7 @@
 # build the example against the installed tree the way a CANN user does, and run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+AARCH64=0 scripts/install-deps.sh  # the native build only
 cmake -S . -B build-example -DCMAKE_BUILD_TYPE=Release -DACLNN_CPU_BUILD_TESTS=OFF -DACLNN_CPU_BUILD_BENCH=OFF
 cmake --build build-example -j "$(nproc)"
 cmake --install build-example --prefix "$PWD/_install"

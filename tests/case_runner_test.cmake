@@ -1,5 +1,6 @@
 # Runs aclnn_case_runner as its CTest tests need, checking exit codes and report lines.
-#   cmake -DRUNNER=<runner> -DCASES=<tests/cases> -DWORK_DIR=<scratch> -DMODE=<mode> [-DBUILD_DIR=<build>] -P this
+#   cmake -DRUNNER=<runner> -DCASES=<tests/cases> -DWORK_DIR=<scratch> -DMODE=<mode> [-DBUILD_DIR=<build>]
+#         [-DEMULATOR=<command prefix, arguments separated by spaces, e.g. "qemu-aarch64 -L /">] -P this
 # MODE corrupt:   malformed rows and cases are reported, the others still run, the counts say so
 #      unusable:  a missing file, a non-case file, a JSON syntax error stop the run with exit code 2
 #      compare:   compare mode passes NPU-style outputs equal to the golden, and reports a wrong one
@@ -14,6 +15,7 @@ foreach(var RUNNER CASES WORK_DIR MODE)
     message(FATAL_ERROR "${var} is not set")
   endif()
 endforeach()
+separate_arguments(EMULATOR UNIX_COMMAND "${EMULATOR}")  # a cross build's runner runs under it
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(csv ${CASES}/mse_loss_grad_kernel.csv)
@@ -24,7 +26,7 @@ set(sample_summary "55 passed, 0 failed, 2 skipped")
 
 # run(<expected exit code> <runner arguments>...): stdout in `out`, stderr in `err`.
 function(run expected)
-  execute_process(COMMAND ${RUNNER} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  execute_process(COMMAND ${EMULATOR} ${RUNNER} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
   if(NOT rc STREQUAL "${expected}")
     message(FATAL_ERROR "exit code ${rc}, expected ${expected}: ${RUNNER} ${ARGN}\n${stdout}\n${stderr}")
   endif()

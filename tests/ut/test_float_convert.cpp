@@ -129,12 +129,20 @@ TEST(FloatConvert, RandomFloatsMatchTheGolden) {
   }
 }
 
-#if defined(__FLT16_MAX__) && (defined(__x86_64__) || defined(__aarch64__))
+// The compiler's own float -> IEEE half conversion: _Float16 on x86-64; __fp16 on aarch64, where g++
+// 12 has no _Float16 in C++ and __fp16 is IEEE half (one FCVT, rounding to nearest-even).
+#if defined(__aarch64__)
+#define ACLNN_CPU_COMPILER_HALF __fp16
+#elif defined(__FLT16_MAX__) && defined(__x86_64__)
+#define ACLNN_CPU_COMPILER_HALF _Float16
+#endif
+
+#ifdef ACLNN_CPU_COMPILER_HALF
 TEST(FloatConvert, Float16MatchesTheCompilersConversion) {
   std::mt19937 rng(7);
   for (int i = 0; i < 2000000; ++i) {
     const float v = BitsToFloat(static_cast<uint32_t>(rng()));
-    const _Float16 h = static_cast<_Float16>(v);
+    const ACLNN_CPU_COMPILER_HALF h = static_cast<ACLNN_CPU_COMPILER_HALF>(v);
     uint16_t bits;
     std::memcpy(&bits, &h, 2);
     ExpectSame16(bits, FloatToFloat16Bits(v), false, v);
