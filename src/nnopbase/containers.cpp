@@ -185,7 +185,17 @@ bool ScalarToDouble(const aclScalar& scalar, double* value) {
 bool ScalarToFloat(const aclScalar& scalar, float* value) {
   double wide = 0;
   if (!ScalarToDouble(scalar, &wide)) return false;
-  *value = static_cast<float>(wide);  // rounds to nearest; beyond float's range it is an infinity
+  // Rounds to nearest, as the conversion does; beyond float's range by half a unit or more it is an
+  // infinity (done here: converting a double outside float's range is undefined behaviour).
+  const double limit = static_cast<double>(std::numeric_limits<float>::max());
+  if (std::fabs(wide) > limit) {
+    const double overflow = 0x1.ffffffp127;  // FLT_MAX plus half its last unit
+    const float magnitude = std::fabs(wide) >= overflow ? std::numeric_limits<float>::infinity()
+                                                        : std::numeric_limits<float>::max();
+    *value = std::signbit(wide) ? -magnitude : magnitude;
+    return true;
+  }
+  *value = static_cast<float>(wide);
   return true;
 }
 
