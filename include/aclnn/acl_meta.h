@@ -37,10 +37,9 @@ constexpr aclnnStatus OK = 0;
 
 /* Describes a view of viewDims with element strides and an element offset into a storage of
  * storageDims elements starting at tensorData. */
-ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
-                                               aclDataType dataType, const int64_t* stride, int64_t offset,
-                                               aclFormat format, const int64_t* storageDims,
-                                               uint64_t storageDimsNum, void* tensorData);
+ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                                               const int64_t* stride, int64_t offset, aclFormat format,
+                                               const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData);
 /* A copy of the value *value holds, read as dataType (aclDataTypeSize(dataType) bytes). */
 ACL_FUNC_VISIBILITY aclScalar* aclCreateScalar(void* value, aclDataType dataType);
 /* Arrays keep copies of the size values (value may be NULL when size is 0). */
@@ -60,8 +59,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensorList(const aclTensorList* array)
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalarList(const aclScalarList* array);
 
 /* The arrays these return are allocated with new[]; release them with delete[]. */
-ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims,
-                                                uint64_t* viewDimsNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum);
 ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                                    uint64_t* storageDimsNum);
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,

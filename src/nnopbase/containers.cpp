@@ -190,8 +190,8 @@ bool ScalarToFloat(const aclScalar& scalar, float* value) {
   const double limit = static_cast<double>(std::numeric_limits<float>::max());
   if (std::fabs(wide) > limit) {
     const double overflow = 0x1.ffffffp127;  // FLT_MAX plus half its last unit
-    const float magnitude = std::fabs(wide) >= overflow ? std::numeric_limits<float>::infinity()
-                                                        : std::numeric_limits<float>::max();
+    const float magnitude =
+        std::fabs(wide) >= overflow ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::max();
     *value = std::signbit(wide) ? -magnitude : magnitude;
     return true;
   }

@@ -62,8 +62,7 @@ aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, const std:
     if (args[k].storage_bytes == 0) continue;
     MemoryPin pin;
     uint64_t allocation_id = 0;
-    if (!PinDeviceRange(bases[k], args[k].storage_bytes, &pin, &allocation_id) ||
-        allocation_id != allocation_ids[k]) {
+    if (!PinDeviceRange(bases[k], args[k].storage_bytes, &pin, &allocation_id) || allocation_id != allocation_ids[k]) {
       SetRecentError(std::string(api) + ": the memory of " + args[k].name +
                      " is no longer inside a live aclrtMalloc allocation");
       return ACLNN_ERR_PARAM_INVALID;

@@ -251,26 +251,26 @@ ACL_FUNC_VISIBILITY aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* 
                                               aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                                               void* tensorDataAddr) {
   const char* api = "aclInitTensor";
-  return aclcpu::Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_NULLPTR),
-                         static_cast<aclnnStatus>(ACLNN_ERR_INNER), [&]() -> aclnnStatus {
-                           if (tensor == nullptr) {
-                             SetRecentError(std::string(api) + ": tensor is null");
-                             return ACLNN_ERR_PARAM_NULLPTR;
-                           }
-                           if (!aclcpu::FindTensor(tensor)) {
-                             SetRecentError(std::string(api) + ": tensor is not a live aclTensor (destroyed, or never created)");
-                             return ACLNN_ERR_PARAM_INVALID;
-                           }
-                           std::shared_ptr<aclTensor> described =
-                               aclcpu::BuildTensor(api, viewDims, viewDimsNum, dataType, stride, offset, format,
-                                                   storageDims, storageDimsNum, tensorDataAddr);
-                           if (!described) return ACLNN_ERR_PARAM_INVALID;
-                           if (!aclcpu::Tensors().Replace(tensor, std::move(described))) {
-                             SetRecentError(std::string(api) + ": tensor was destroyed meanwhile");
-                             return ACLNN_ERR_PARAM_INVALID;
-                           }
-                           return ACLNN_SUCCESS;
-                         });
+  return aclcpu::Guarded(
+      api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_NULLPTR), static_cast<aclnnStatus>(ACLNN_ERR_INNER),
+      [&]() -> aclnnStatus {
+        if (tensor == nullptr) {
+          SetRecentError(std::string(api) + ": tensor is null");
+          return ACLNN_ERR_PARAM_NULLPTR;
+        }
+        if (!aclcpu::FindTensor(tensor)) {
+          SetRecentError(std::string(api) + ": tensor is not a live aclTensor (destroyed, or never created)");
+          return ACLNN_ERR_PARAM_INVALID;
+        }
+        std::shared_ptr<aclTensor> described = aclcpu::BuildTensor(api, viewDims, viewDimsNum, dataType, stride, offset,
+                                                                   format, storageDims, storageDimsNum, tensorDataAddr);
+        if (!described) return ACLNN_ERR_PARAM_INVALID;
+        if (!aclcpu::Tensors().Replace(tensor, std::move(described))) {
+          SetRecentError(std::string(api) + ": tensor was destroyed meanwhile");
+          return ACLNN_ERR_PARAM_INVALID;
+        }
+        return ACLNN_SUCCESS;
+      });
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {

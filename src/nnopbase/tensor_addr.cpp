@@ -59,8 +59,9 @@ aclnnStatus SetDynamicAddr(const char* api, aclOpExecutor* executor, size_t irIn
                    if (aclnnStatus status = SetTensorData(api, tensor, addr)) return status;
                    if (executor == nullptr) return NullArgument(api, "executor");
                    if (ExecutorArgumentCount(executor, false) < 0) {
-                     SetRecentError(std::string(api) + ": executor is not a live executor (a one-shot executor runs "
-                                                       "once; a destroyed one never again)");
+                     SetRecentError(std::string(api) +
+                                    ": executor is not a live executor (a one-shot executor runs "
+                                    "once; a destroyed one never again)");
                      return ACLNN_ERR_PARAM_INVALID;
                    }
                    SetRecentError(std::string(api) + ": the executor's operator has no tensor-list argument (irIndex " +
@@ -106,7 +107,8 @@ ACL_FUNC_VISIBILITY aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor* exe
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex,
-                                                        const size_t relativeIndex, aclTensorList* tensors, void* addr) {
+                                                        const size_t relativeIndex, aclTensorList* tensors,
+                                                        void* addr) {
   return SetDynamicAddr("aclSetDynamicTensorAddr", executor, irIndex, relativeIndex, tensors, addr);
 }
 
@@ -138,7 +140,8 @@ ACL_FUNC_VISIBILITY aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor* exe
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex,
-                                                        const size_t relativeIndex, aclTensorList* tensors, void* addr) {
+                                                        const size_t relativeIndex, aclTensorList* tensors,
+                                                        void* addr) {
   return SetDynamicAddr("AclSetDynamicTensorAddr", executor, irIndex, relativeIndex, tensors, addr);
 }
 

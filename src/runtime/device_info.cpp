@@ -58,7 +58,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr 
     }
     if (aclError code = aclcpu::CheckInitialized(api)) return code;
     if (deviceId != 0) {
-      SetRecentError(std::string(api) + ": device id " + std::to_string(deviceId) + " is invalid; the only device is 0");
+      SetRecentError(std::string(api) + ": device id " + std::to_string(deviceId) +
+                     " is invalid; the only device is 0");
       return ACL_ERROR_RT_INVALID_DEVICEID;
     }
     const int attr_value = aclcpu::EnumBits(attr);

@@ -36,8 +36,8 @@ struct Runtime {
   std::mutex mutex;
   bool initialized = false;
   bool ever_initialized = false;
-  int device_refs = 0;                // aclrtSetDevice(0) minus aclrtResetDevice(0)
-  void* default_context = nullptr;    // while device_refs > 0
+  int device_refs = 0;                  // aclrtSetDevice(0) minus aclrtResetDevice(0)
+  void* default_context = nullptr;      // while device_refs > 0
   HandleTable<Context> contexts{0xa3};  // the default one and the created ones
   HandleTable<Stream> streams{0xa1};
   HandleTable<Event> events{0xa2};
@@ -142,7 +142,8 @@ std::vector<std::shared_ptr<Stream>> TakeContextLocked(Runtime& rt, const void* 
     if (stream->context == handle) owned.push_back(stream_handle);
   });
   for (const void* stream_handle : owned) taken.push_back(rt.streams.Remove(stream_handle));
-  if (std::shared_ptr<Context> context = rt.contexts.Remove(handle)) taken.push_back(std::move(context->default_stream));
+  if (std::shared_ptr<Context> context = rt.contexts.Remove(handle))
+    taken.push_back(std::move(context->default_stream));
   if (rt.default_context == handle) rt.default_context = nullptr;
   return taken;
 }

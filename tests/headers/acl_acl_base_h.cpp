@@ -1,5 +1,6 @@
 // acl/acl_base.h alone: acl_base_rt.h's names and the runtime's error codes.
 #include "acl/acl_base.h"
+// (first: the header must compile with nothing before it)
 
 #include "check.h"
 

@@ -1,5 +1,6 @@
 // acl/acl_base_rt.h alone: its types, codes and enums, and the functions CANN declares in it.
 #include "acl/acl_base_rt.h"
+// (first: the header must compile with nothing before it)
 
 #include <cstring>
 

@@ -1,5 +1,6 @@
 // acl/acl.h alone: the umbrella header, as most CANN programs include it.
 #include "acl/acl.h"
+// (first: the header must compile with nothing before it)
 
 #include "check.h"
 

@@ -1,6 +1,7 @@
 // acl/acl_rt.h alone: a program that includes only it initializes the runtime, uses contexts,
 // streams, events and memory, reads the error message and finalizes.
 #include "acl/acl_rt.h"
+// (first: the header must compile with nothing before it)
 
 #include <cstdint>
 #include <cstring>

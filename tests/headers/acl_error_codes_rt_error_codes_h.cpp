@@ -1,5 +1,6 @@
 // acl/error_codes/rt_error_codes.h alone: the runtime's error codes.
 #include "acl/error_codes/rt_error_codes.h"
+// (first: the header must compile with nothing before it)
 
 #include "check.h"
 

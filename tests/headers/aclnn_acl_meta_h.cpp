@@ -2,6 +2,7 @@
 // names are in other headers, so the codes are written as numbers: 161001 ACLNN_ERR_PARAM_NULLPTR,
 // 161002 ACLNN_ERR_PARAM_INVALID, 561103 ACLNN_ERR_INNER_NULLPTR.)
 #include "aclnn/acl_meta.h"
+// (first: the header must compile with nothing before it)
 
 #include <cstdint>
 

@@ -1,5 +1,6 @@
 // aclnn/aclnn_base.h alone: aclnnInit / aclnnFinalize, the handles and the status codes.
 #include "aclnn/aclnn_base.h"
+// (first: the header must compile with nothing before it)
 
 #include "check.h"
 

@@ -1,5 +1,6 @@
 // aclnn/opdev/op_errno.h alone: the aclnnStatus codes.
 #include "aclnn/opdev/op_errno.h"
+// (first: the header must compile with nothing before it)
 
 #include "check.h"
 

@@ -1,6 +1,7 @@
 // aclnnop/aclnn_mse_loss_backward.h alone: both phases and the handles they take, through what the
 // header brings in (the runtime functions are in acl/acl_rt.h, not included here).
 #include "aclnnop/aclnn_mse_loss_backward.h"
+// (first: the header must compile with nothing before it)
 
 #include <cstdint>
 

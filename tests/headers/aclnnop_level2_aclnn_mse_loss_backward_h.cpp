@@ -1,5 +1,6 @@
 // aclnnop/level2/aclnn_mse_loss_backward.h alone: the operator under ops-nn's level2 path.
 #include "aclnnop/level2/aclnn_mse_loss_backward.h"
+// (first: the header must compile with nothing before it)
 
 #include "check.h"
 

@@ -5,12 +5,12 @@
 
 #include <cstdio>
 
-#define CHECK(condition)                                                       \
-  do {                                                                         \
-    if (!(condition)) {                                                        \
+#define CHECK(condition)                                                           \
+  do {                                                                             \
+    if (!(condition)) {                                                            \
       std::fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #condition); \
-      return 1;                                                                \
-    }                                                                          \
+      return 1;                                                                    \
+    }                                                                              \
   } while (0)
 
 #endif  // ACLNN_CPU_TESTS_HEADERS_CHECK_H_

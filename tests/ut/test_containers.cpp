@@ -26,10 +26,10 @@ namespace {
 using support::PtrText;
 
 // aclCreate* returns nullptr and the message mentions every part.
-#define EXPECT_CREATE_FAILS(call, ...)                              \
-  do {                                                              \
-    const void* created_ = (call);                                  \
-    EXPECT_EQ(created_, nullptr) << #call;                          \
+#define EXPECT_CREATE_FAILS(call, ...)                               \
+  do {                                                               \
+    const void* created_ = (call);                                   \
+    EXPECT_EQ(created_, nullptr) << #call;                           \
     EXPECT_TRUE(::support::MessageMentions({__VA_ARGS__})) << #call; \
   } while (0)
 
@@ -268,8 +268,7 @@ TEST(TensorList, HoldsItsTensorsAndDestroysThem) {
   EXPECT_EQ(aclDestroyTensorList(list), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_FAILS(aclGetDataType(a, &dtype), ACLNN_ERR_PARAM_INVALID, "aclGetDataType", "not a live aclTensor");
   EXPECT_FAILS(aclDestroyTensor(b), ACLNN_ERR_PARAM_INVALID, "aclDestroyTensor", "not a live aclTensor");
-  EXPECT_FAILS(aclDestroyTensorList(list), ACLNN_ERR_PARAM_INVALID, "aclDestroyTensorList",
-               "not a live aclTensorList");
+  EXPECT_FAILS(aclDestroyTensorList(list), ACLNN_ERR_PARAM_INVALID, "aclDestroyTensorList", "not a live aclTensorList");
   EXPECT_FAILS(aclGetTensorListSize(list, &size), ACLNN_ERR_PARAM_INVALID, "aclGetTensorListSize",
                "not a live aclTensorList");
   EXPECT_EQ(aclDestroyTensorList(nullptr), ACLNN_SUCCESS);
@@ -390,8 +389,7 @@ TEST(RawTensorAddr, SetsAndReadsTheStorageAddress) {
   EXPECT_EQ(aclGetRawTensorAddr(tensor, &addr), ACLNN_SUCCESS);
   EXPECT_EQ(addr, static_cast<void*>(storage));
   EXPECT_FAILS(aclGetRawTensorAddr(tensor, nullptr), ACLNN_ERR_PARAM_NULLPTR, "aclGetRawTensorAddr");
-  EXPECT_FAILS(aclSetRawTensorAddr(nullptr, storage), ACLNN_ERR_PARAM_NULLPTR, "aclSetRawTensorAddr",
-               "tensor is null");
+  EXPECT_FAILS(aclSetRawTensorAddr(nullptr, storage), ACLNN_ERR_PARAM_NULLPTR, "aclSetRawTensorAddr", "tensor is null");
   EXPECT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
   EXPECT_FAILS(aclSetRawTensorAddr(tensor, storage), ACLNN_ERR_PARAM_INVALID, "aclSetRawTensorAddr", "not a live");
   EXPECT_FAILS(aclGetRawTensorAddr(tensor, &addr), ACLNN_ERR_PARAM_INVALID, "aclGetRawTensorAddr", "not a live");
@@ -425,17 +423,17 @@ TEST(SetTensorAddr, RepeatableExecutorRunsOnTheNewMemory) {
   Call call;
   uint64_t workspace_size = 1;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2,
-                                                 call.out.get(), &workspace_size, &executor),
+  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
+                                                 &workspace_size, &executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   ASSERT_EQ(workspace_size, 0u);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
   ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, Expected(call.grad, call.self, call.target).bits,
-                                 call.out.Read()),
-            "");
+  EXPECT_EQ(
+      support::CompareBits(golden::Dtype::kFloat32, Expected(call.grad, call.self, call.target).bits, call.out.Read()),
+      "");
 
   // New self (input 1) and out (output 0): the next launch reads and writes there.
   support::RawFloatTensor other_self({2, 3}, Floats(6, 7, -1.5f));
@@ -489,8 +487,8 @@ TEST(SetTensorAddr, ArgumentsAreChecked) {
   Call call;
   uint64_t workspace_size = 1;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 1,
-                                                 call.out.get(), &workspace_size, &executor),
+  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 1, call.out.get(),
+                                                 &workspace_size, &executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   support::RawFloatTensor spare({2, 3}, std::vector<uint32_t>(6, 0));
@@ -509,8 +507,8 @@ TEST(SetTensorAddr, ArgumentsAreChecked) {
                "aclSetInputTensorAddr", "3 inputs", "index 3");
   EXPECT_FAILS(aclSetOutputTensorAddr(executor, 1, call.out.get(), spare.data()), ACLNN_ERR_PARAM_INVALID,
                "aclSetOutputTensorAddr", "1 outputs", "index 1");
-  EXPECT_FAILS(aclSetTensorAddr(executor, 4, call.out.get(), spare.data()), ACLNN_ERR_PARAM_INVALID,
-               "aclSetTensorAddr", "1 outputs", "index 1");
+  EXPECT_FAILS(aclSetTensorAddr(executor, 4, call.out.get(), spare.data()), ACLNN_ERR_PARAM_INVALID, "aclSetTensorAddr",
+               "1 outputs", "index 1");
   EXPECT_FAILS(aclSetInputTensorAddr(executor, 0, call.grad.get(), small.data()), ACLNN_ERR_PARAM_INVALID,
                "aclSetInputTensorAddr", "gradOutput", "24 bytes", "not inside one live aclrtMalloc allocation");
   EXPECT_FAILS(AclSetInputTensorAddr(executor, 0, call.grad.get(), host), ACLNN_ERR_PARAM_INVALID,

@@ -200,49 +200,49 @@ TEST(PublicConstants, RunModesAndDeviceAttributes) {
 }
 
 TEST(PublicConstants, RuntimePrototypes) {
-  EXPECT_PROTOTYPE(aclInit, aclError (*)(const char*));
-  EXPECT_PROTOTYPE(aclFinalize, aclError (*)());
+  EXPECT_PROTOTYPE(aclInit, aclError(*)(const char*));
+  EXPECT_PROTOTYPE(aclFinalize, aclError(*)());
   EXPECT_PROTOTYPE(aclGetRecentErrMsg, const char* (*)());
   EXPECT_PROTOTYPE(aclFloat16ToFloat, float (*)(aclFloat16));
-  EXPECT_PROTOTYPE(aclFloatToFloat16, aclFloat16 (*)(float));
-  EXPECT_PROTOTYPE(aclDataTypeSize, size_t (*)(aclDataType));
+  EXPECT_PROTOTYPE(aclFloatToFloat16, aclFloat16(*)(float));
+  EXPECT_PROTOTYPE(aclDataTypeSize, size_t(*)(aclDataType));
   EXPECT_PROTOTYPE(aclrtGetSocName, const char* (*)());
-  EXPECT_PROTOTYPE(aclrtCreateContext, aclError (*)(aclrtContext*, int32_t));
-  EXPECT_PROTOTYPE(aclrtDestroyContext, aclError (*)(aclrtContext));
-  EXPECT_PROTOTYPE(aclrtSetCurrentContext, aclError (*)(aclrtContext));
-  EXPECT_PROTOTYPE(aclrtGetCurrentContext, aclError (*)(aclrtContext*));
-  EXPECT_PROTOTYPE(aclrtGetRunMode, aclError (*)(aclrtRunMode*));
-  EXPECT_PROTOTYPE(aclrtGetDeviceInfo, aclError (*)(uint32_t, aclrtDevAttr, int64_t*));
-  EXPECT_PROTOTYPE(aclrtSynchronizeStreamWithTimeout, aclError (*)(aclrtStream, int32_t));
-  EXPECT_PROTOTYPE(aclrtMemsetAsync, aclError (*)(void*, size_t, int32_t, size_t, aclrtStream));
-  EXPECT_PROTOTYPE(aclrtMemset, aclError (*)(void*, size_t, int32_t, size_t));
-  EXPECT_PROTOTYPE(aclrtMemcpyAsync, aclError (*)(void*, size_t, const void*, size_t, aclrtMemcpyKind, aclrtStream));
+  EXPECT_PROTOTYPE(aclrtCreateContext, aclError(*)(aclrtContext*, int32_t));
+  EXPECT_PROTOTYPE(aclrtDestroyContext, aclError(*)(aclrtContext));
+  EXPECT_PROTOTYPE(aclrtSetCurrentContext, aclError(*)(aclrtContext));
+  EXPECT_PROTOTYPE(aclrtGetCurrentContext, aclError(*)(aclrtContext*));
+  EXPECT_PROTOTYPE(aclrtGetRunMode, aclError(*)(aclrtRunMode*));
+  EXPECT_PROTOTYPE(aclrtGetDeviceInfo, aclError(*)(uint32_t, aclrtDevAttr, int64_t*));
+  EXPECT_PROTOTYPE(aclrtSynchronizeStreamWithTimeout, aclError(*)(aclrtStream, int32_t));
+  EXPECT_PROTOTYPE(aclrtMemsetAsync, aclError(*)(void*, size_t, int32_t, size_t, aclrtStream));
+  EXPECT_PROTOTYPE(aclrtMemset, aclError(*)(void*, size_t, int32_t, size_t));
+  EXPECT_PROTOTYPE(aclrtMemcpyAsync, aclError(*)(void*, size_t, const void*, size_t, aclrtMemcpyKind, aclrtStream));
   EXPECT_EQ(sizeof(aclFloat16), 2u);
   EXPECT_TRUE((std::is_same<aclrtContext, void*>::value));
 }
 
 TEST(PublicConstants, AclnnPrototypes) {
-  EXPECT_PROTOTYPE(aclCreateScalar, aclScalar* (*)(void*, aclDataType));
-  EXPECT_PROTOTYPE(aclCreateIntArray, aclIntArray* (*)(const int64_t*, uint64_t));
-  EXPECT_PROTOTYPE(aclCreateFloatArray, aclFloatArray* (*)(const float*, uint64_t));
-  EXPECT_PROTOTYPE(aclCreateBoolArray, aclBoolArray* (*)(const bool*, uint64_t));
-  EXPECT_PROTOTYPE(aclCreateTensorList, aclTensorList* (*)(const aclTensor* const*, uint64_t));
-  EXPECT_PROTOTYPE(aclCreateScalarList, aclScalarList* (*)(const aclScalar* const*, uint64_t));
-  EXPECT_PROTOTYPE(aclDestroyScalar, aclnnStatus (*)(const aclScalar*));
-  EXPECT_PROTOTYPE(aclDestroyIntArray, aclnnStatus (*)(const aclIntArray*));
-  EXPECT_PROTOTYPE(aclDestroyFloatArray, aclnnStatus (*)(const aclFloatArray*));
-  EXPECT_PROTOTYPE(aclDestroyBoolArray, aclnnStatus (*)(const aclBoolArray*));
-  EXPECT_PROTOTYPE(aclDestroyTensorList, aclnnStatus (*)(const aclTensorList*));
-  EXPECT_PROTOTYPE(aclDestroyScalarList, aclnnStatus (*)(const aclScalarList*));
-  EXPECT_PROTOTYPE(aclGetIntArraySize, aclnnStatus (*)(const aclIntArray*, uint64_t*));
-  EXPECT_PROTOTYPE(aclGetFloatArraySize, aclnnStatus (*)(const aclFloatArray*, uint64_t*));
-  EXPECT_PROTOTYPE(aclGetBoolArraySize, aclnnStatus (*)(const aclBoolArray*, uint64_t*));
-  EXPECT_PROTOTYPE(aclGetTensorListSize, aclnnStatus (*)(const aclTensorList*, uint64_t*));
-  EXPECT_PROTOTYPE(aclGetScalarListSize, aclnnStatus (*)(const aclScalarList*, uint64_t*));
-  EXPECT_PROTOTYPE(aclInitTensor, aclnnStatus (*)(aclTensor*, const int64_t*, uint64_t, aclDataType, const int64_t*,
-                                                   int64_t, aclFormat, const int64_t*, uint64_t, void*));
-  EXPECT_PROTOTYPE(aclSetAclOpExecutorRepeatable, aclnnStatus (*)(aclOpExecutor*));
-  EXPECT_PROTOTYPE(aclDestroyAclOpExecutor, aclnnStatus (*)(aclOpExecutor*));
+  EXPECT_PROTOTYPE(aclCreateScalar, aclScalar * (*)(void*, aclDataType));
+  EXPECT_PROTOTYPE(aclCreateIntArray, aclIntArray * (*)(const int64_t*, uint64_t));
+  EXPECT_PROTOTYPE(aclCreateFloatArray, aclFloatArray * (*)(const float*, uint64_t));
+  EXPECT_PROTOTYPE(aclCreateBoolArray, aclBoolArray * (*)(const bool*, uint64_t));
+  EXPECT_PROTOTYPE(aclCreateTensorList, aclTensorList * (*)(const aclTensor* const*, uint64_t));
+  EXPECT_PROTOTYPE(aclCreateScalarList, aclScalarList * (*)(const aclScalar* const*, uint64_t));
+  EXPECT_PROTOTYPE(aclDestroyScalar, aclnnStatus(*)(const aclScalar*));
+  EXPECT_PROTOTYPE(aclDestroyIntArray, aclnnStatus(*)(const aclIntArray*));
+  EXPECT_PROTOTYPE(aclDestroyFloatArray, aclnnStatus(*)(const aclFloatArray*));
+  EXPECT_PROTOTYPE(aclDestroyBoolArray, aclnnStatus(*)(const aclBoolArray*));
+  EXPECT_PROTOTYPE(aclDestroyTensorList, aclnnStatus(*)(const aclTensorList*));
+  EXPECT_PROTOTYPE(aclDestroyScalarList, aclnnStatus(*)(const aclScalarList*));
+  EXPECT_PROTOTYPE(aclGetIntArraySize, aclnnStatus(*)(const aclIntArray*, uint64_t*));
+  EXPECT_PROTOTYPE(aclGetFloatArraySize, aclnnStatus(*)(const aclFloatArray*, uint64_t*));
+  EXPECT_PROTOTYPE(aclGetBoolArraySize, aclnnStatus(*)(const aclBoolArray*, uint64_t*));
+  EXPECT_PROTOTYPE(aclGetTensorListSize, aclnnStatus(*)(const aclTensorList*, uint64_t*));
+  EXPECT_PROTOTYPE(aclGetScalarListSize, aclnnStatus(*)(const aclScalarList*, uint64_t*));
+  EXPECT_PROTOTYPE(aclInitTensor, aclnnStatus(*)(aclTensor*, const int64_t*, uint64_t, aclDataType, const int64_t*,
+                                                 int64_t, aclFormat, const int64_t*, uint64_t, void*));
+  EXPECT_PROTOTYPE(aclSetAclOpExecutorRepeatable, aclnnStatus(*)(aclOpExecutor*));
+  EXPECT_PROTOTYPE(aclDestroyAclOpExecutor, aclnnStatus(*)(aclOpExecutor*));
   using SetAddr = aclnnStatus (*)(aclOpExecutor*, const size_t, aclTensor*, void*);
   using SetDynamicAddr = aclnnStatus (*)(aclOpExecutor*, size_t, const size_t, aclTensorList*, void*);
   EXPECT_PROTOTYPE(aclSetInputTensorAddr, SetAddr);
@@ -257,10 +257,10 @@ TEST(PublicConstants, AclnnPrototypes) {
   EXPECT_PROTOTYPE(AclSetDynamicInputTensorAddr, SetDynamicAddr);
   EXPECT_PROTOTYPE(AclSetDynamicOutputTensorAddr, SetDynamicAddr);
   EXPECT_PROTOTYPE(AclSetDynamicTensorAddr, SetDynamicAddr);
-  EXPECT_PROTOTYPE(aclSetRawTensorAddr, aclnnStatus (*)(aclTensor*, void*));
-  EXPECT_PROTOTYPE(aclGetRawTensorAddr, aclnnStatus (*)(const aclTensor*, void**));
-  EXPECT_PROTOTYPE(aclnnInit, aclnnStatus (*)(const char*));
-  EXPECT_PROTOTYPE(aclnnFinalize, aclnnStatus (*)());
+  EXPECT_PROTOTYPE(aclSetRawTensorAddr, aclnnStatus(*)(aclTensor*, void*));
+  EXPECT_PROTOTYPE(aclGetRawTensorAddr, aclnnStatus(*)(const aclTensor*, void**));
+  EXPECT_PROTOTYPE(aclnnInit, aclnnStatus(*)(const char*));
+  EXPECT_PROTOTYPE(aclnnFinalize, aclnnStatus(*)());
 }
 
 // The FLOAT16 conversions' documented special cases (acl_base_rt.h's notes, and CANN's

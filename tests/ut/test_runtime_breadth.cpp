@@ -38,13 +38,12 @@ class StreamBlocker {
     std::future<void> started = started_.get_future();
     std::shared_future<void> released = released_.get_future().share();
     helper_ = std::thread([this, stream, released] {
-      queued_ = aclcpu::EnqueueOnStream(
-          "StreamBlocker", stream,
-          [this, released] {
-            started_.set_value();
-            released.wait();
-          },
-          {});
+      queued_ = aclcpu::EnqueueOnStream("StreamBlocker", stream,
+                                        [this, released] {
+                                          started_.set_value();
+                                          released.wait();
+                                        },
+                                        {});
       if (queued_ != ACL_SUCCESS) started_.set_value();
     });
     started.wait();
@@ -111,8 +110,8 @@ TEST(RuntimeContext, DefaultContextIsEveryThreadsCurrentOneUntilItSetsAnother) {
   // Destroyed: the thread falls back to the default context, and the handle is dead for good.
   ASSERT_EQ(aclrtDestroyContext(created), ACL_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_EQ(CurrentContext(), main_default);
-  EXPECT_FAILS(aclrtSetCurrentContext(created), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext",
-               PtrText(created), "not a live context");
+  EXPECT_FAILS(aclrtSetCurrentContext(created), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext", PtrText(created),
+               "not a live context");
   EXPECT_FAILS(aclrtDestroyContext(created), ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyContext", PtrText(created),
                "not a live context");
 }
@@ -128,8 +127,7 @@ TEST(RuntimeContext, ArgumentsAreChecked) {
   EXPECT_FAILS(aclrtSetCurrentContext(nullptr), ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext", "context is null");
   EXPECT_FAILS(aclrtGetCurrentContext(nullptr), ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext", "context is null");
   int local = 0;
-  EXPECT_FAILS(aclrtSetCurrentContext(&local), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext",
-               PtrText(&local));
+  EXPECT_FAILS(aclrtSetCurrentContext(&local), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext", PtrText(&local));
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_FAILS(aclrtSetCurrentContext(stream), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext",
@@ -137,8 +135,8 @@ TEST(RuntimeContext, ArgumentsAreChecked) {
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
   // The default context goes with the device, not with aclrtDestroyContext.
   const aclrtContext default_context = CurrentContext();
-  EXPECT_FAILS(aclrtDestroyContext(default_context), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext",
-               "default context", "aclrtResetDevice");
+  EXPECT_FAILS(aclrtDestroyContext(default_context), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext", "default context",
+               "aclrtResetDevice");
   EXPECT_EQ(CurrentContext(), default_context);
 }
 
@@ -177,8 +175,8 @@ TEST(RuntimeContext, StreamsBelongToTheContextTheyWereCreatedIn) {
   EXPECT_EQ(host, pattern);  // the destroy ran the queued copy before it returned
 
   // The context's stream went with it; the default context's stream did not.
-  EXPECT_FAILS(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSynchronizeStream",
-               PtrText(stream), "not a live stream");
+  EXPECT_FAILS(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSynchronizeStream", PtrText(stream),
+               "not a live stream");
   EXPECT_FAILS(aclrtDestroyStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyStream", PtrText(stream));
   EXPECT_EQ(CurrentContext(), default_context);  // this thread had made the destroyed context current
   EXPECT_EQ(aclrtSynchronizeStream(default_stream), ACL_SUCCESS) << aclGetRecentErrMsg();
@@ -245,8 +243,7 @@ TEST(RuntimeContext, ACreatedContextKeepsTheDeviceOpen) {
   EXPECT_FAILS(aclrtCreateStream(&stream), ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream", "no device");
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS) << aclGetRecentErrMsg();  // memory outlives contexts
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << aclGetRecentErrMsg();
-  EXPECT_FAILS(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSynchronizeStream",
-               PtrText(stream));
+  EXPECT_FAILS(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSynchronizeStream", PtrText(stream));
 }
 
 TEST(RuntimeContext, FinalizeReleasesCreatedContexts) {
@@ -340,8 +337,8 @@ TEST(RuntimeMemsetAsync, ArgumentsAreChecked) {
   std::vector<uint8_t> host(64, 0x44);
   EXPECT_FAILS(aclrtMemsetAsync(device, 8, 0, 9, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtMemsetAsync", "count 9",
                "maxCount 8");
-  EXPECT_FAILS(aclrtMemsetAsync(host.data(), 64, 0, 64, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtMemsetAsync",
-               "devPtr", PtrText(host.data()));
+  EXPECT_FAILS(aclrtMemsetAsync(host.data(), 64, 0, 64, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtMemsetAsync", "devPtr",
+               PtrText(host.data()));
   EXPECT_FAILS(aclrtMemsetAsync(static_cast<char*>(device) + 32, 64, 0, 33, nullptr), ACL_ERROR_INVALID_PARAM,
                "aclrtMemsetAsync", "devPtr", "33 bytes");
   EXPECT_FAILS(aclrtMemsetAsync(nullptr, 64, 0, 64, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtMemsetAsync", "devPtr");
@@ -447,8 +444,8 @@ TEST(RuntimeDevice, DeviceInfoIsTheHosts) {
     EXPECT_EQ(value, 0) << attr;
   }
   int64_t value = 77;
-  for (aclrtDevAttr attr : {ACL_DEV_ATTR_WARP_SIZE, ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE, ACL_DEV_ATTR_SUPER_POD_ID,
-                            ACL_DEV_ATTR_NPU_ARCH}) {
+  for (aclrtDevAttr attr :
+       {ACL_DEV_ATTR_WARP_SIZE, ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE, ACL_DEV_ATTR_SUPER_POD_ID, ACL_DEV_ATTR_NPU_ARCH}) {
     EXPECT_FAILS(aclrtGetDeviceInfo(0, attr, &value), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtGetDeviceInfo",
                  "attr " + std::to_string(attr), "not supported");
   }
@@ -513,7 +510,7 @@ TEST(RuntimeFloat16, NarrowingRoundsToNearestEvenAndSaturates) {
   EXPECT_EQ(aclFloatToFloat16(65520.0f), 0x7BFF);  // would round to infinity: saturates
   EXPECT_EQ(aclFloatToFloat16(-65520.0f), 0xFBFF);
   EXPECT_EQ(aclFloatToFloat16(-std::numeric_limits<float>::quiet_NaN()), 0xFBFF);
-  EXPECT_EQ(aclFloatToFloat16(5.9604644775390625e-8f), 0x0001);  // the smallest subnormal
+  EXPECT_EQ(aclFloatToFloat16(5.9604644775390625e-8f), 0x0001);   // the smallest subnormal
   EXPECT_EQ(aclFloatToFloat16(2.98023223876953125e-8f), 0x0000);  // half of it: ties to even (zero)
   EXPECT_EQ(aclFloatToFloat16(-0.0f), 0x8000);
   // A million patterns across the whole float range.
