@@ -89,9 +89,11 @@ bool IsKnownFormat(int format) {
 bool IsElementType(int dtype) { return IsDataType(dtype) && dtype != ACL_DT_UNDEFINED && dtype != ACL_STRING; }
 
 // aclCreateTensor's checks and record, for it and aclInitTensor; null (message set) on bad arguments.
+// (The enums come by reference: a caller's value that is no enumerator is read as its bits only.)
 std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims, uint64_t viewDimsNum,
-                                       aclDataType dataType, const int64_t* stride, int64_t offset, aclFormat format,
-                                       const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
+                                       const aclDataType& dataType, const int64_t* stride, int64_t offset,
+                                       const aclFormat& format, const int64_t* storageDims, uint64_t storageDimsNum,
+                                       void* tensorData) {
   if (!CheckDims(api, "viewDims", viewDims, viewDimsNum) ||
       !CheckDims(api, "storageDims", storageDims, storageDimsNum)) {
     return nullptr;

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -62,7 +63,7 @@ class StreamBlocker {
  private:
   std::promise<void> started_;
   std::promise<void> released_;
-  aclError queued_ = ACL_SUCCESS;
+  std::atomic<aclError> queued_{ACL_SUCCESS};  // written by the helper, maybe while a test reads it
   std::thread helper_;
 };
 
