@@ -4,8 +4,10 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "nnopbase_internal.h"
 #include "runtime/api_guard.h"
@@ -18,6 +20,10 @@ namespace {
 struct Executor {
   LaunchSpec spec;
   std::atomic<bool> repeatable{false};
+  // Where each of spec.arguments is now, and the allocation that was live there when it was set.
+  std::mutex mutex;
+  std::vector<char*> bases;
+  std::vector<uint64_t> allocation_ids;
 };
 
 HandleTable<Executor>& Executors() {
@@ -33,12 +39,103 @@ std::string Hex(const void* ptr) {
   return text;
 }
 
+// The argument number index among the inputs (output: the outputs), or -1.
+int64_t ArgumentPosition(const LaunchSpec& spec, bool output, size_t index) {
+  size_t seen = 0;
+  for (size_t k = 0; k < spec.arguments.size(); ++k) {
+    if (spec.arguments[k].output != output) continue;
+    if (seen++ == index) return static_cast<int64_t>(k);
+  }
+  return -1;
+}
+
+bool SpansOverlap(uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin, uintptr_t b_end) {
+  return a_begin < a_end && b_begin < b_end && a_begin < b_end && b_begin < a_end;
+}
+
+// Pins the arguments' storage at the addresses of this launch into *pins. An output that overlaps
+// another argument must do so exactly as at phase one (which planned for it); nothing else may.
+aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, const std::vector<char*>& bases,
+                             const std::vector<uint64_t>& allocation_ids, std::vector<MemoryPin>* pins) {
+  const std::vector<TensorArgument>& args = spec.arguments;
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (args[k].storage_bytes == 0) continue;
+    MemoryPin pin;
+    uint64_t allocation_id = 0;
+    if (!PinDeviceRange(bases[k], args[k].storage_bytes, &pin, &allocation_id) || allocation_id != allocation_ids[k]) {
+      SetRecentError(std::string(api) + ": the memory of " + args[k].name +
+                     " is no longer inside a live aclrtMalloc allocation");
+      return ACLNN_ERR_PARAM_INVALID;
+    }
+    pins->push_back(std::move(pin));
+  }
+  auto span = [&](size_t k, char* base, uintptr_t* begin, uintptr_t* end) {
+    *begin = reinterpret_cast<uintptr_t>(base) + args[k].span_begin;
+    *end = reinterpret_cast<uintptr_t>(base) + args[k].span_end;
+  };
+  for (size_t o = 0; o < args.size(); ++o) {
+    if (!args[o].output || args[o].storage_bytes == 0) continue;
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (k == o || args[k].storage_bytes == 0) continue;
+      uintptr_t ob, oe, kb, ke, ob0, oe0, kb0, ke0;
+      span(o, bases[o], &ob, &oe);
+      span(k, bases[k], &kb, &ke);
+      if (!SpansOverlap(ob, oe, kb, ke)) continue;
+      span(o, args[o].base, &ob0, &oe0);
+      span(k, args[k].base, &kb0, &ke0);
+      if (SpansOverlap(ob0, oe0, kb0, ke0) && kb - ob == kb0 - ob0) continue;  // the same aliasing as planned
+      SetRecentError(std::string(api) + ": at its new address " + args[k].name + " overlaps " + args[o].name +
+                     " otherwise than at phase one; call phase one again for memory laid out like this");
+      return ACLNN_ERR_PARAM_INVALID;
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 
 aclOpExecutor* CreateExecutor(LaunchSpec spec) {
   auto executor = std::make_shared<Executor>();
   executor->spec = std::move(spec);
+  for (const TensorArgument& argument : executor->spec.arguments) {
+    executor->bases.push_back(argument.base);
+    executor->allocation_ids.push_back(argument.allocation_id);
+  }
   return static_cast<aclOpExecutor*>(Executors().Add(std::move(executor)));
+}
+
+int64_t ExecutorArgumentCount(const aclOpExecutor* handle, bool output) {
+  std::shared_ptr<Executor> executor = Executors().Find(handle);
+  if (!executor) return -1;
+  int64_t count = 0;
+  for (const TensorArgument& argument : executor->spec.arguments) count += argument.output == output ? 1 : 0;
+  return count;
+}
+
+aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* handle, bool output, size_t index, void* addr) {
+  std::shared_ptr<Executor> executor = Executors().Find(handle);
+  if (!executor) {
+    SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  const int64_t k = ArgumentPosition(executor->spec, output, index);
+  if (k < 0) {
+    SetRecentError(std::string(api) + ": the executor's operator has " +
+                   std::to_string(ExecutorArgumentCount(handle, output)) + (output ? " outputs" : " inputs") +
+                   " that take new addresses; index " + std::to_string(index) + " is not one of them");
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  const TensorArgument& argument = executor->spec.arguments[static_cast<size_t>(k)];
+  uint64_t allocation_id = 0;
+  if (argument.storage_bytes > 0 && !PinDeviceRange(addr, argument.storage_bytes, nullptr, &allocation_id)) {
+    SetRecentError(std::string(api) + ": the storage of " + argument.name + " at " + Hex(addr) + " (" +
+                   std::to_string(argument.storage_bytes) + " bytes) is not inside one live aclrtMalloc allocation");
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  std::lock_guard<std::mutex> lock(executor->mutex);
+  executor->bases[static_cast<size_t>(k)] = static_cast<char*>(addr);
+  executor->allocation_ids[static_cast<size_t>(k)] = allocation_id;
+  return ACLNN_SUCCESS;
 }
 
 aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* handle,
@@ -53,6 +150,7 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     return ACLNN_ERR_PARAM_INVALID;
   }
   const LaunchSpec& spec = executor->spec;
+  const bool rebindable = static_cast<bool>(spec.run_at);
   if (workspace_size < spec.workspace_size) {
     SetRecentError(std::string(api) + ": workspaceSize " + std::to_string(workspace_size) + " is smaller than the " +
                    std::to_string(spec.workspace_size) + " bytes phase one asked for");
@@ -60,7 +158,17 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
   }
   // Pin every byte range the launch touches, so that aclrtFree waits for the work.
   std::vector<MemoryPin> pins;
-  pins.reserve(spec.memory.size() + 1);
+  pins.reserve(spec.memory.size() + spec.arguments.size() + 1);
+  std::vector<char*> bases;
+  if (rebindable) {
+    std::vector<uint64_t> allocation_ids;
+    {
+      std::lock_guard<std::mutex> lock(executor->mutex);
+      bases = executor->bases;
+      allocation_ids = executor->allocation_ids;
+    }
+    if (aclnnStatus status = PrepareArguments(api, spec, bases, allocation_ids, &pins)) return status;
+  }
   for (const MemoryRange& range : spec.memory) {
     MemoryPin pin;
     uint64_t allocation_id = 0;
@@ -91,8 +199,13 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  aclError queued = EnqueueOnStream(
-      api, stream, [executor, workspace] { executor->spec.run(workspace); }, std::move(pins));
+  std::function<void()> work;
+  if (rebindable) {
+    work = [executor, workspace, bases] { executor->spec.run_at(workspace, bases); };
+  } else {
+    work = [executor, workspace] { executor->spec.run(workspace); };
+  }
+  aclError queued = EnqueueOnStream(api, stream, std::move(work), std::move(pins));
   if (queued != ACL_SUCCESS) {
     if (one_shot) Executors().Restore(handle, executor);  // not launched after all: may try again
     SetRecentError(std::string(api) + ": cannot queue the work: " + aclGetRecentErrMsg());

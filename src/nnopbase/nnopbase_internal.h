@@ -3,6 +3,7 @@
 #ifndef ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
 #define ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -25,11 +26,63 @@ struct aclTensor {
   void* data = nullptr;
 };
 
+// What aclCreateScalar records: a copy of the caller's value, as raw bytes of its dtype.
+struct aclScalar {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  std::array<unsigned char, 16> bytes{};  // the first aclDataTypeSize(dtype) of them
+};
+
+// The arrays keep copies of the caller's values.
+struct aclIntArray {
+  std::vector<int64_t> values;
+};
+struct aclFloatArray {
+  std::vector<float> values;
+};
+struct aclBoolArray {
+  std::vector<bool> values;
+};
+
+// The lists hold handles (null entries allowed) of tensors and scalars they own: destroying a list
+// destroys them, and neither can be destroyed on its own meanwhile.
+struct aclTensorList {
+  std::vector<const aclTensor*> tensors;
+};
+struct aclScalarList {
+  std::vector<const aclScalar*> scalars;
+};
+
 namespace aclcpu {
 
 // The tensor a handle from aclCreateTensor names, or null once it was destroyed (or never was).
 // Handles are never reused, so a destroyed handle never names a later tensor.
 ACLCPU_API std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle);
+
+// Gives a live tensor another storage address (161002, message naming api, when it is not live).
+// Records already handed out stay as they were.
+ACLCPU_API aclnnStatus SetTensorData(const char* api, const aclTensor* handle, void* data);
+
+// Tensor lists take ownership of their tensors through these (nulls are skipped). Adopt fails, with
+// the message set, for a tensor that is not live, already owned, or given twice.
+ACLCPU_API bool AdoptTensors(const char* api, const std::vector<const aclTensor*>& handles);
+ACLCPU_API aclnnStatus DestroyAdoptedTensors(const char* api, const std::vector<const aclTensor*>& handles);
+
+// The objects the other handles name, or null once destroyed (the handles are never reused).
+ACLCPU_API std::shared_ptr<const aclScalar> FindScalar(const aclScalar* handle);
+ACLCPU_API std::shared_ptr<const aclIntArray> FindIntArray(const aclIntArray* handle);
+ACLCPU_API std::shared_ptr<const aclFloatArray> FindFloatArray(const aclFloatArray* handle);
+ACLCPU_API std::shared_ptr<const aclBoolArray> FindBoolArray(const aclBoolArray* handle);
+ACLCPU_API std::shared_ptr<const aclTensorList> FindTensorList(const aclTensorList* handle);
+ACLCPU_API std::shared_ptr<const aclScalarList> FindScalarList(const aclScalarList* handle);
+
+// A scalar's value as the type an operator wants, converted as C++ converts (FLOAT16 and BF16
+// widened exactly; a float to an integer rounds toward zero). False, *value untouched, when the
+// conversion has no meaning: a complex or 8-bit float scalar, or a float that is NaN or out of the
+// integer's range.
+ACLCPU_API bool ScalarToDouble(const aclScalar& scalar, double* value);
+ACLCPU_API bool ScalarToFloat(const aclScalar& scalar, float* value);
+ACLCPU_API bool ScalarToInt64(const aclScalar& scalar, int64_t* value);
+ACLCPU_API bool ScalarToBool(const aclScalar& scalar, bool* value);
 
 // A byte range a launch reads or writes; pinned for the duration of the launch.
 struct MemoryRange {
@@ -39,15 +92,41 @@ struct MemoryRange {
   const char* owner;       // the parameter it belongs to, for messages (a string literal)
 };
 
+// A tensor argument of an operator, by which aclSetInputTensorAddr and its kin point a phase-one
+// result at other memory.
+struct TensorArgument {
+  const char* name;        // the parameter, for messages (a string literal)
+  bool output;             // an output (else an input)
+  char* base;              // its storage address at phase one
+  uint64_t storage_bytes;  // its storage (0: an empty tensor, of which nothing is touched)
+  uint64_t allocation_id;  // the allocation the storage lay in at phase one
+  uint64_t span_begin;     // the bytes its view's elements occupy, from base
+  uint64_t span_end;
+};
+
 // Everything one launch of an operator needs, owned by its executor.
 struct LaunchSpec {
   uint64_t workspace_size = 0;
   std::vector<MemoryRange> memory;
   std::function<void(void* workspace)> run;  // runs on the stream's worker thread
+  // An operator whose executors take new tensor addresses describes its tensors here, inputs first
+  // (in the order of its API), and sets run_at instead of run and memory: it gets, per argument,
+  // the storage address of this launch. The launch checks those addresses as phase one checked the
+  // first ones, and that no new overlap between an output and another argument has appeared.
+  std::vector<TensorArgument> arguments;
+  std::function<void(void* workspace, const std::vector<char*>& bases)> run_at;
 };
 
 // A new executor handle owning spec (never reused, like tensor handles).
 ACLCPU_API aclOpExecutor* CreateExecutor(LaunchSpec spec);
+
+// Points argument index of the inputs (output: of the outputs) of a live executor at addr, for the
+// launches from now on. 161002 with a message (naming api) when the executor is not live, has no
+// such argument, or addr is not inside one live allocation large enough.
+ACLCPU_API aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* executor, bool output, size_t index,
+                                              void* addr);
+// How many inputs (outputs) a live executor's operator described for rebinding; -1 if not live.
+ACLCPU_API int64_t ExecutorArgumentCount(const aclOpExecutor* executor, bool output);
 
 // Phase two of every operator: checks the executor and workspace, then queues the work.
 ACLCPU_API aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_size,

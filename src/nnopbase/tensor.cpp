@@ -1,9 +1,11 @@
-// aclTensor: creation, destruction, and the accessors CANN programs call.
+// aclTensor: creation, description anew, destruction, and the accessors CANN programs call.
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "kernel/shape.h"
 #include "nnopbase_internal.h"
@@ -21,20 +23,32 @@ HandleTable<aclTensor>& Tensors() {
   return *tensors;
 }
 
-bool CheckDims(const char* name, const int64_t* dims, uint64_t count) {
+// The tensors that tensor lists hold (the lists destroy them), under the mutex that also orders
+// every aclDestroyTensor against them.
+struct Ownership {
+  std::mutex mutex;
+  std::unordered_set<const void*> owned;
+};
+
+Ownership& TheOwnership() {
+  static Ownership* ownership = new Ownership;
+  return *ownership;
+}
+
+bool CheckDims(const char* api, const char* name, const int64_t* dims, uint64_t count) {
   if (count > kMaxTensorDims) {
-    SetRecentError("aclCreateTensor: " + std::string(name) + " has " + std::to_string(count) + " dims; at most " +
+    SetRecentError(std::string(api) + ": " + name + " has " + std::to_string(count) + " dims; at most " +
                    std::to_string(kMaxTensorDims) + " are allowed");
     return false;
   }
   if (count > 0 && dims == nullptr) {
-    SetRecentError("aclCreateTensor: " + std::string(name) + " is null but its count is " + std::to_string(count));
+    SetRecentError(std::string(api) + ": " + name + " is null but its count is " + std::to_string(count));
     return false;
   }
   for (uint64_t i = 0; i < count; ++i) {
     if (dims[i] < 0) {
-      SetRecentError("aclCreateTensor: " + std::string(name) + "[" + std::to_string(i) + "] is " +
-                     std::to_string(dims[i]) + "; it must not be negative");
+      SetRecentError(std::string(api) + ": " + name + "[" + std::to_string(i) + "] is " + std::to_string(dims[i]) +
+                     "; it must not be negative");
       return false;
     }
   }
@@ -59,10 +73,65 @@ bool IsKnownFormat(int format) {
     case ACL_FRACTAL_Z_3D:
     case ACL_FORMAT_NC:
     case ACL_FORMAT_NCL:
+    case ACL_FORMAT_FRACTAL_NZ_C0_16:
+    case ACL_FORMAT_FRACTAL_NZ_C0_32:
+    case ACL_FORMAT_FRACTAL_NZ_C0_2:
+    case ACL_FORMAT_FRACTAL_NZ_C0_4:
+    case ACL_FORMAT_FRACTAL_NZ_C0_8:
       return true;
     default:
       return false;
   }
+}
+
+// A tensor that holds elements: every aclDataType but DT_UNDEFINED and STRING (the sub-byte types
+// included, though no byte size describes them).
+bool IsElementType(int dtype) { return IsDataType(dtype) && dtype != ACL_DT_UNDEFINED && dtype != ACL_STRING; }
+
+// aclCreateTensor's checks and record, for it and aclInitTensor; null (message set) on bad arguments.
+// (The enums come by reference: a caller's value that is no enumerator is read as its bits only.)
+std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims, uint64_t viewDimsNum,
+                                       const aclDataType& dataType, const int64_t* stride, int64_t offset,
+                                       const aclFormat& format, const int64_t* storageDims, uint64_t storageDimsNum,
+                                       void* tensorData) {
+  if (!CheckDims(api, "viewDims", viewDims, viewDimsNum) ||
+      !CheckDims(api, "storageDims", storageDims, storageDimsNum)) {
+    return nullptr;
+  }
+  if (stride != nullptr && !CheckDims(api, "stride", stride, viewDimsNum)) return nullptr;
+  if (offset < 0) {
+    SetRecentError(std::string(api) + ": offset " + std::to_string(offset) + " is negative");
+    return nullptr;
+  }
+  const int dtype_value = EnumBits(dataType);
+  if (!IsElementType(dtype_value)) {
+    SetRecentError(std::string(api) + ": dataType " + std::to_string(dtype_value) +
+                   " is not an aclDataType a tensor holds (DT_UNDEFINED, STRING and unknown values are not)");
+    return nullptr;
+  }
+  if (!IsKnownFormat(EnumBits(format))) {
+    SetRecentError(std::string(api) + ": format " + std::to_string(EnumBits(format)) + " is not an aclFormat");
+    return nullptr;
+  }
+  auto tensor = std::make_shared<aclTensor>();
+  tensor->view_dims.assign(viewDims, viewDims + viewDimsNum);
+  if (stride != nullptr) {
+    tensor->strides.assign(stride, stride + viewDimsNum);
+  } else {  // no strides given: the view is contiguous
+    tensor->strides.assign(viewDimsNum, 1);
+    for (uint64_t i = viewDimsNum; i > 1; --i) {
+      if (!kernel::CheckedMul(tensor->strides[i - 1], std::max<int64_t>(viewDims[i - 1], 1), &tensor->strides[i - 2])) {
+        SetRecentError(std::string(api) + ": the contiguous strides of viewDims overflow int64");
+        return nullptr;
+      }
+    }
+  }
+  tensor->offset = offset;
+  tensor->dtype = dataType;
+  tensor->format = format;
+  tensor->storage_dims.assign(storageDims, storageDims + storageDimsNum);
+  tensor->data = tensorData;
+  return tensor;
 }
 
 // The accessors' shared shape: copy a vector into a new[] array the caller deletes.
@@ -107,6 +176,58 @@ aclnnStatus ReadField(const char* api, const aclTensor* tensor, Value* value, Re
 
 std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle) { return Tensors().Find(handle); }
 
+aclnnStatus SetTensorData(const char* api, const aclTensor* handle, void* data) {
+  // Copy on write: a phase one that holds the old record keeps reading it unchanged.
+  std::shared_ptr<const aclTensor> live = Tensors().Find(handle);
+  if (live) {
+    auto changed = std::make_shared<aclTensor>(*live);
+    changed->data = data;
+    if (Tensors().Replace(handle, std::move(changed))) return ACLNN_SUCCESS;
+  }
+  SetRecentError(std::string(api) + ": tensor is not a live aclTensor (destroyed, or never created)");
+  return ACLNN_ERR_PARAM_INVALID;
+}
+
+bool AdoptTensors(const char* api, const std::vector<const aclTensor*>& handles) {
+  Ownership& ownership = TheOwnership();
+  std::lock_guard<std::mutex> lock(ownership.mutex);
+  std::unordered_set<const void*> seen;
+  for (size_t i = 0; i < handles.size(); ++i) {
+    const aclTensor* handle = handles[i];
+    if (handle == nullptr) continue;
+    const std::string which = std::string(api) + ": value[" + std::to_string(i) + "]";
+    if (!Tensors().Find(handle)) {
+      SetRecentError(which + " is not a live aclTensor (destroyed, or never created)");
+      return false;
+    }
+    if (ownership.owned.count(handle) != 0) {
+      SetRecentError(which + " already belongs to a tensor list, which destroys it; a tensor goes in one list");
+      return false;
+    }
+    if (!seen.insert(handle).second) {
+      SetRecentError(which + " is in the list twice; the list destroys each of its tensors once");
+      return false;
+    }
+  }
+  ownership.owned.insert(seen.begin(), seen.end());
+  return true;
+}
+
+aclnnStatus DestroyAdoptedTensors(const char* api, const std::vector<const aclTensor*>& handles) {
+  Ownership& ownership = TheOwnership();
+  std::lock_guard<std::mutex> lock(ownership.mutex);
+  aclnnStatus status = ACLNN_SUCCESS;
+  for (size_t i = 0; i < handles.size(); ++i) {
+    if (handles[i] == nullptr) continue;
+    ownership.owned.erase(handles[i]);
+    if (!Tensors().Remove(handles[i]) && status == ACLNN_SUCCESS) {
+      SetRecentError(std::string(api) + ": element " + std::to_string(i) + " is not a live aclTensor any more");
+      status = ACLNN_ERR_PARAM_INVALID;
+    }
+  }
+  return status;
+}
+
 }  // namespace aclcpu
 
 using aclcpu::SetRecentError;
@@ -118,56 +239,69 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
                                                const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   aclTensor* created = nullptr;
   aclcpu::Guarded("aclCreateTensor", 1, 1, [&]() -> int {
-    if (!aclcpu::CheckDims("viewDims", viewDims, viewDimsNum) ||
-        !aclcpu::CheckDims("storageDims", storageDims, storageDimsNum)) {
-      return 1;
-    }
-    if (stride != nullptr && !aclcpu::CheckDims("stride", stride, viewDimsNum)) return 1;
-    if (offset < 0) {
-      SetRecentError("aclCreateTensor: offset " + std::to_string(offset) + " is negative");
-      return 1;
-    }
-    const int dtype_value = aclcpu::EnumBits(dataType);
-    if (aclcpu::DataTypeSize(dtype_value) == 0 && dtype_value != ACL_INT4 && dtype_value != ACL_UINT1) {
-      SetRecentError("aclCreateTensor: dataType " + std::to_string(dtype_value) + " is not an aclDataType with a size");
-      return 1;
-    }
-    if (!aclcpu::IsKnownFormat(aclcpu::EnumBits(format))) {
-      SetRecentError("aclCreateTensor: format " + std::to_string(aclcpu::EnumBits(format)) + " is not an aclFormat");
-      return 1;
-    }
-    auto tensor = std::make_shared<aclTensor>();
-    tensor->view_dims.assign(viewDims, viewDims + viewDimsNum);
-    if (stride != nullptr) {
-      tensor->strides.assign(stride, stride + viewDimsNum);
-    } else {  // no strides given: the view is contiguous
-      tensor->strides.assign(viewDimsNum, 1);
-      for (uint64_t i = viewDimsNum; i > 1; --i) {
-        if (!aclcpu::kernel::CheckedMul(tensor->strides[i - 1], std::max<int64_t>(viewDims[i - 1], 1),
-                                        &tensor->strides[i - 2])) {
-          SetRecentError("aclCreateTensor: the contiguous strides of viewDims overflow int64");
-          return 1;
-        }
-      }
-    }
-    tensor->offset = offset;
-    tensor->dtype = dataType;
-    tensor->format = format;
-    tensor->storage_dims.assign(storageDims, storageDims + storageDimsNum);
-    tensor->data = tensorData;
+    std::shared_ptr<aclTensor> tensor = aclcpu::BuildTensor("aclCreateTensor", viewDims, viewDimsNum, dataType, stride,
+                                                            offset, format, storageDims, storageDimsNum, tensorData);
+    if (!tensor) return 1;
     created = static_cast<aclTensor*>(aclcpu::Tensors().Add(std::move(tensor)));
     return 0;
   });
   return created;
 }
 
+ACL_FUNC_VISIBILITY aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum,
+                                              aclDataType dataType, const int64_t* stride, int64_t offset,
+                                              aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                                              void* tensorDataAddr) {
+  const char* api = "aclInitTensor";
+  return aclcpu::Guarded(
+      api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_NULLPTR), static_cast<aclnnStatus>(ACLNN_ERR_INNER),
+      [&]() -> aclnnStatus {
+        if (tensor == nullptr) {
+          SetRecentError(std::string(api) + ": tensor is null");
+          return ACLNN_ERR_PARAM_NULLPTR;
+        }
+        if (!aclcpu::FindTensor(tensor)) {
+          SetRecentError(std::string(api) + ": tensor is not a live aclTensor (destroyed, or never created)");
+          return ACLNN_ERR_PARAM_INVALID;
+        }
+        std::shared_ptr<aclTensor> described = aclcpu::BuildTensor(api, viewDims, viewDimsNum, dataType, stride, offset,
+                                                                   format, storageDims, storageDimsNum, tensorDataAddr);
+        if (!described) return ACLNN_ERR_PARAM_INVALID;
+        if (!aclcpu::Tensors().Replace(tensor, std::move(described))) {
+          SetRecentError(std::string(api) + ": tensor was destroyed meanwhile");
+          return ACLNN_ERR_PARAM_INVALID;
+        }
+        return ACLNN_SUCCESS;
+      });
+}
+
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   if (tensor == nullptr) return ACLNN_SUCCESS;  // as free(NULL)
+  aclcpu::Ownership& ownership = aclcpu::TheOwnership();
+  std::lock_guard<std::mutex> lock(ownership.mutex);
+  if (ownership.owned.count(tensor) != 0) {
+    SetRecentError("aclDestroyTensor: tensor belongs to a tensor list; aclDestroyTensorList destroys it");
+    return ACLNN_ERR_PARAM_INVALID;
+  }
   if (!aclcpu::Tensors().Remove(tensor)) {
     SetRecentError("aclDestroyTensor: tensor is not a live aclTensor (destroyed already, or never created)");
     return ACLNN_ERR_PARAM_INVALID;
   }
   return ACLNN_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
+  if (tensor == nullptr) {
+    SetRecentError("aclSetRawTensorAddr: tensor is null");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  return aclcpu::Guarded("aclSetRawTensorAddr", static_cast<aclnnStatus>(ACLNN_ERR_INNER_NULLPTR),
+                         static_cast<aclnnStatus>(ACLNN_ERR_INNER),
+                         [&] { return aclcpu::SetTensorData("aclSetRawTensorAddr", tensor, addr); });
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
+  return aclcpu::ReadField("aclGetRawTensorAddr", tensor, addr, [](const aclTensor& t) { return t.data; });
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {

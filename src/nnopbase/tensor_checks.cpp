@@ -61,6 +61,26 @@ std::string DataTypeName(aclDataType dtype) {
       return "UINT1";
     case ACL_COMPLEX32:
       return "COMPLEX32";
+    case ACL_HIFLOAT8:
+      return "HIFLOAT8";
+    case ACL_FLOAT8_E5M2:
+      return "FLOAT8_E5M2";
+    case ACL_FLOAT8_E4M3FN:
+      return "FLOAT8_E4M3FN";
+    case ACL_FLOAT8_E8M0:
+      return "FLOAT8_E8M0";
+    case ACL_FLOAT6_E3M2:
+      return "FLOAT6_E3M2";
+    case ACL_FLOAT6_E2M3:
+      return "FLOAT6_E2M3";
+    case ACL_FLOAT4_E2M1:
+      return "FLOAT4_E2M1";
+    case ACL_FLOAT4_E1M2:
+      return "FLOAT4_E1M2";
+    case ACL_HIFLOAT4:
+      return "HIFLOAT4";
+    case ACL_HIFLOAT4_SCALE:
+      return "HIFLOAT4_SCALE";
     case ACL_DT_UNDEFINED:
       return "UNDEFINED";
     default:
@@ -100,6 +120,16 @@ std::string FormatName(aclFormat format) {
       return "NC";
     case ACL_FORMAT_NCL:
       return "NCL";
+    case ACL_FORMAT_FRACTAL_NZ_C0_16:
+      return "FRACTAL_NZ_C0_16";
+    case ACL_FORMAT_FRACTAL_NZ_C0_32:
+      return "FRACTAL_NZ_C0_32";
+    case ACL_FORMAT_FRACTAL_NZ_C0_2:
+      return "FRACTAL_NZ_C0_2";
+    case ACL_FORMAT_FRACTAL_NZ_C0_4:
+      return "FRACTAL_NZ_C0_4";
+    case ACL_FORMAT_FRACTAL_NZ_C0_8:
+      return "FRACTAL_NZ_C0_8";
     default:
       return "format(" + std::to_string(static_cast<int>(format)) + ")";
   }
@@ -159,7 +189,7 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
                                              DimsText(tensor.storage_dims) + " of " + std::to_string(storage_numel) +
                                              " elements");
   }
-  const int64_t element_size = static_cast<int64_t>(aclDataTypeSize(tensor.dtype));
+  const int64_t element_size = static_cast<int64_t>(DataTypeSize(tensor.dtype));
   int64_t storage_bytes = 0;
   if (!kernel::CheckedMul(storage_numel, element_size, &storage_bytes)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");

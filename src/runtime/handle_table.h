@@ -22,7 +22,7 @@ class HandleTable {
     std::lock_guard<std::mutex> lock(mutex_);
     const uint64_t id = ++last_id_;
     objects_.emplace(id, std::move(object));
-    return reinterpret_cast<void*>(static_cast<uintptr_t>(tag_ | id));
+    return HandleOf(id);
   }
 
   std::shared_ptr<T> Find(const void* handle) const {
@@ -61,12 +61,29 @@ class HandleTable {
     for (const auto& entry : objects_) visit(entry.second);
   }
 
+  // visit(handle, object) for every live handle.
+  template <typename Visit>
+  void ForEachHandle(Visit visit) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& entry : objects_) visit(HandleOf(entry.first), entry.second);
+  }
+
+  // Puts object in place of the one handle names; false when the handle is not live.
+  bool Replace(const void* handle, std::shared_ptr<T> object) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = objects_.find(IdOf(handle));
+    if (it == objects_.end()) return false;
+    it->second = std::move(object);
+    return true;
+  }
+
   size_t size() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return objects_.size();
   }
 
  private:
+  void* HandleOf(uint64_t id) const { return reinterpret_cast<void*>(static_cast<uintptr_t>(tag_ | id)); }
   uint64_t IdOf(const void* handle) const {
     const uint64_t value = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
     return (value & ~kIdMask) == tag_ ? (value & kIdMask) : 0;  // 0 is never an id

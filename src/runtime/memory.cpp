@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "api_guard.h"
 #include "runtime_state.h"
@@ -54,17 +55,35 @@ std::string Hex(const void* ptr) {
   return text;
 }
 
+// Whether the destination (or source) side of a copy of this kind is device memory. Copies
+// through a buffer are host to device; within and between devices (one here) device to device.
 bool IsDeviceKind(aclrtMemcpyKind kind, bool destination) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
       return destination;
     case ACL_MEMCPY_DEVICE_TO_HOST:
       return !destination;
     case ACL_MEMCPY_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
       return true;
     default:
       return false;
   }
+}
+
+// An aclrtMemMallocPolicy: one of the page policies, with any of the memory-type and access flags.
+bool IsMallocPolicy(int policy) {
+  const int flags = ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+  const int page_policy = policy & ~flags;
+  return policy >= 0 && page_policy >= ACL_MEM_MALLOC_HUGE_FIRST && page_policy <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+}
+
+// The policies that ask for normal pages only.
+bool IsNormalPagePolicy(int policy) {
+  const int page_policy = policy & 0xff;
+  return page_policy == ACL_MEM_MALLOC_NORMAL_ONLY || page_policy == ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
 }
 
 // Checks one side of a copy: a device side must lie inside an allocation, a host side must not
@@ -100,7 +119,7 @@ aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src
     return ACL_ERROR_INVALID_PARAM;
   }
   const int kind_value = EnumBits(kind);
-  if (kind_value < ACL_MEMCPY_HOST_TO_HOST || kind_value > ACL_MEMCPY_DEFAULT) {
+  if (kind_value < ACL_MEMCPY_HOST_TO_HOST || kind_value > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
     SetRecentError(std::string(api) + ": kind " + std::to_string(kind_value) + " is not an aclrtMemcpyKind");
     return ACL_ERROR_INVALID_PARAM;
   }
@@ -209,7 +228,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMal
       return ACL_ERROR_INVALID_PARAM;
     }
     const int policy_value = aclcpu::EnumBits(policy);
-    if (policy_value < ACL_MEM_MALLOC_HUGE_FIRST || policy_value > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
+    if (!aclcpu::IsMallocPolicy(policy_value)) {
       SetRecentError("aclrtMalloc: policy " + std::to_string(policy_value) + " is not an aclrtMemMallocPolicy");
       return ACL_ERROR_INVALID_PARAM;
     }
@@ -217,10 +236,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMal
       SetRecentError("aclrtMalloc: size " + std::to_string(size) + " is too large");
       return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    // Large allocations under the HUGE policies get 2 MiB alignment and transparent huge pages:
-    // fewer TLB misses for kernels that walk them across rows.
-    const bool huge = size >= aclcpu::kHugePage && policy_value != ACL_MEM_MALLOC_NORMAL_ONLY &&
-                      policy_value != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+    // Large allocations under the HUGE policies (the 1 GiB ones included) get 2 MiB alignment and
+    // transparent huge pages: fewer TLB misses for kernels that walk them across rows. The memory
+    // type and access flags change nothing on a host.
+    const bool huge = size >= aclcpu::kHugePage && !aclcpu::IsNormalPagePolicy(policy_value);
     const size_t alignment = huge ? aclcpu::kHugePage : aclcpu::kDeviceAlignment;
     const size_t rounded = (size + alignment - 1) / alignment * alignment;
     void* memory = nullptr;
@@ -350,6 +369,28 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t 
     aclcpu::WaitForQueuedWork(pin, MemoryPin());
     if (count != 0) std::memset(devPtr, value, count);
     return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream) {
+  return Guarded("aclrtMemsetAsync", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (aclError code = aclcpu::CheckDeviceReady("aclrtMemsetAsync")) return code;
+    if (count > maxCount) {
+      SetRecentError("aclrtMemsetAsync: count " + std::to_string(count) + " exceeds maxCount " +
+                     std::to_string(maxCount));
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    MemoryPin pin;
+    if (aclError code = aclcpu::CheckCopySide("aclrtMemsetAsync", "devPtr", devPtr, count, true, &pin)) return code;
+    std::vector<MemoryPin> pins;
+    pins.push_back(std::move(pin));
+    return aclcpu::EnqueueOnStream(
+        "aclrtMemsetAsync", stream,
+        [devPtr, value, count] {
+          if (count != 0) std::memset(devPtr, value, count);
+        },
+        std::move(pins));
   });
 }
 

@@ -1,4 +1,5 @@
-// aclInit / aclFinalize, the one device, stream and event handles.
+// aclInit / aclFinalize, the one device and its contexts, stream and event handles.
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <memory>
@@ -23,15 +24,27 @@ struct Event {
   uint64_t completed = 0;
 };
 
+// A context of device 0: the default one (aclrtSetDevice) or one from aclrtCreateContext. The
+// streams created while it is a thread's current context belong to it (Stream::context), and so
+// does its own default stream, the one a null stream handle names.
+struct Context {
+  bool is_default = false;
+  std::shared_ptr<Stream> default_stream = std::make_shared<Stream>();
+};
+
 struct Runtime {
   std::mutex mutex;
   bool initialized = false;
   bool ever_initialized = false;
-  int device_refs = 0;
-  std::shared_ptr<Stream> default_stream;
+  int device_refs = 0;                  // aclrtSetDevice(0) minus aclrtResetDevice(0)
+  void* default_context = nullptr;      // while device_refs > 0
+  HandleTable<Context> contexts{0xa3};  // the default one and the created ones
   HandleTable<Stream> streams{0xa1};
   HandleTable<Event> events{0xa2};
 };
+
+// The context this thread set or created last (a handle; it may have been destroyed since).
+thread_local void* current_context = nullptr;
 
 Runtime& TheRuntime() {
   static Runtime* runtime = new Runtime;  // never destroyed: worker threads may outlive main()
@@ -51,11 +64,32 @@ aclError CheckInitializedLocked(Runtime& rt, const char* api) {
   return ACL_ERROR_UNINITIALIZE;
 }
 
+// Device 0 is usable while it is set or a created context keeps it open.
 aclError CheckDeviceReadyLocked(Runtime& rt, const char* api) {
   if (aclError code = CheckInitializedLocked(rt, api)) return code;
-  if (rt.device_refs > 0) return ACL_SUCCESS;
+  if (rt.contexts.size() > 0) return ACL_SUCCESS;
   SetRecentError(std::string(api) + ": no device is set; call aclrtSetDevice(0) first");
   return ACL_ERROR_RT_CONTEXT_NULL;
+}
+
+// The calling thread's current context: the live one it set or created last, else the default
+// context. Null with the message set when there is none.
+std::shared_ptr<Context> CurrentContextLocked(Runtime& rt, const char* api, void** handle, aclError* code) {
+  if ((*code = CheckDeviceReadyLocked(rt, api)) != ACL_SUCCESS) return nullptr;
+  if (current_context != nullptr) {
+    if (std::shared_ptr<Context> context = rt.contexts.Find(current_context)) {
+      *handle = current_context;
+      return context;
+    }
+  }
+  if (rt.default_context != nullptr) {
+    *handle = rt.default_context;
+    return rt.contexts.Find(rt.default_context);
+  }
+  SetRecentError(std::string(api) + ": the thread has no current context (the one it used was destroyed, and device " +
+                 "0 is not set); call aclrtSetCurrentContext or aclrtSetDevice(0)");
+  *code = ACL_ERROR_RT_CONTEXT_NULL;
+  return nullptr;
 }
 
 aclError CheckDeviceId(const char* api, int32_t deviceId) {
@@ -69,7 +103,11 @@ std::shared_ptr<Stream> ResolveStream(const char* api, aclrtStream handle, aclEr
   Runtime& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
   if ((*code = CheckDeviceReadyLocked(rt, api)) != ACL_SUCCESS) return nullptr;
-  if (handle == nullptr) return rt.default_stream;
+  if (handle == nullptr) {  // the default stream of the thread's current context
+    void* context_handle = nullptr;
+    std::shared_ptr<Context> context = CurrentContextLocked(rt, api, &context_handle, code);
+    return context ? context->default_stream : nullptr;
+  }
   if (std::shared_ptr<Stream> stream = rt.streams.Find(handle)) return stream;
   SetRecentError(std::string(api) + ": stream " + Hex(handle) + " is not a live stream");
   *code = ACL_ERROR_RT_INVALID_HANDLE;
@@ -86,11 +124,27 @@ std::shared_ptr<Event> ResolveEvent(const char* api, aclrtEvent handle, aclError
   return nullptr;
 }
 
-// Takes every stream out of the runtime (under the lock), to be drained and stopped outside it.
+// Takes every context and stream out of the runtime (under the lock); the streams are to be
+// drained and stopped outside it.
 std::vector<std::shared_ptr<Stream>> TakeAllStreamsLocked(Runtime& rt) {
   std::vector<std::shared_ptr<Stream>> taken;
   rt.streams.RemoveAll([&](std::shared_ptr<Stream> stream) { taken.push_back(std::move(stream)); });
-  if (rt.default_stream) taken.push_back(std::move(rt.default_stream));
+  rt.contexts.RemoveAll([&](std::shared_ptr<Context> context) { taken.push_back(std::move(context->default_stream)); });
+  rt.default_context = nullptr;
+  return taken;
+}
+
+// Takes one context and the streams created in it out of the runtime (under the lock).
+std::vector<std::shared_ptr<Stream>> TakeContextLocked(Runtime& rt, const void* handle) {
+  std::vector<std::shared_ptr<Stream>> taken;
+  std::vector<const void*> owned;
+  rt.streams.ForEachHandle([&](const void* stream_handle, const std::shared_ptr<Stream>& stream) {
+    if (stream->context == handle) owned.push_back(stream_handle);
+  });
+  for (const void* stream_handle : owned) taken.push_back(rt.streams.Remove(stream_handle));
+  if (std::shared_ptr<Context> context = rt.contexts.Remove(handle))
+    taken.push_back(std::move(context->default_stream));
+  if (rt.default_context == handle) rt.default_context = nullptr;
   return taken;
 }
 
@@ -99,8 +153,13 @@ std::vector<std::shared_ptr<Stream>> SnapshotStreams() {
   std::lock_guard<std::mutex> lock(rt.mutex);
   std::vector<std::shared_ptr<Stream>> streams;
   rt.streams.ForEach([&](const std::shared_ptr<Stream>& stream) { streams.push_back(stream); });
-  if (rt.default_stream) streams.push_back(rt.default_stream);
+  rt.contexts.ForEach([&](const std::shared_ptr<Context>& context) { streams.push_back(context->default_stream); });
   return streams;
+}
+
+aclError NullArgument(const char* api, const char* name) {
+  SetRecentError(std::string(api) + ": " + name + " is null");
+  return ACL_ERROR_INVALID_PARAM;
 }
 
 }  // namespace
@@ -117,38 +176,10 @@ aclError CheckDeviceReady(const char* api) {
   return CheckDeviceReadyLocked(rt, api);
 }
 
-size_t DataTypeSize(int dtype) {
-  switch (dtype) {
-    case ACL_BOOL:
-    case ACL_INT8:
-    case ACL_UINT8:
-      return 1;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-    case ACL_COMPLEX32:
-      return 4;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-    case ACL_COMPLEX64:
-      return 8;
-    case ACL_COMPLEX128:
-      return 16;
-    default:
-      return 0;  // DT_UNDEFINED, STRING, and the sub-byte INT4 / UINT1
-  }
-}
-
 bool DeviceReady() {
   Runtime& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
-  return rt.initialized && rt.device_refs > 0;
+  return rt.initialized && rt.contexts.size() > 0;
 }
 
 aclError EnqueueOnStream(const char* api, aclrtStream handle, std::function<void()> fn, std::vector<MemoryPin> pins) {
@@ -201,7 +232,7 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void) {
       }
       rt.initialized = false;
       rt.device_refs = 0;
-      streams = aclcpu::TakeAllStreamsLocked(rt);
+      streams = aclcpu::TakeAllStreamsLocked(rt);  // the contexts too
       rt.events.RemoveAll([](std::shared_ptr<aclcpu::Event>) {});
     }
     streams.clear();  // each stream runs what is queued, then stops
@@ -215,7 +246,12 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId) {
     std::lock_guard<std::mutex> lock(rt.mutex);
     if (aclError code = aclcpu::CheckInitializedLocked(rt, "aclrtSetDevice")) return code;
     if (aclError code = aclcpu::CheckDeviceId("aclrtSetDevice", deviceId)) return code;
-    if (rt.device_refs++ == 0) rt.default_stream = std::make_shared<aclcpu::Stream>();
+    if (rt.device_refs == 0) {
+      auto context = std::make_shared<aclcpu::Context>();
+      context->is_default = true;
+      rt.default_context = rt.contexts.Add(std::move(context));
+    }
+    ++rt.device_refs;
     return ACL_SUCCESS;
   });
 }
@@ -232,10 +268,11 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) {
         SetRecentError("aclrtResetDevice: device 0 is not set");
         return ACL_ERROR_RT_CONTEXT_NULL;
       }
-      // The last reset releases the device's streams and events, as CANN does.
+      // The last reset releases the default context and its streams, as CANN does; and, unless
+      // created contexts keep the device open, every event.
       if (--rt.device_refs == 0) {
-        streams = aclcpu::TakeAllStreamsLocked(rt);
-        rt.events.RemoveAll([](std::shared_ptr<aclcpu::Event>) {});
+        streams = aclcpu::TakeContextLocked(rt, rt.default_context);
+        if (rt.contexts.size() == 0) rt.events.RemoveAll([](std::shared_ptr<aclcpu::Event>) {});
       }
     }
     streams.clear();
@@ -284,7 +321,10 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream) {
     auto created = std::make_shared<aclcpu::Stream>();
     aclcpu::Runtime& rt = aclcpu::TheRuntime();
     std::lock_guard<std::mutex> lock(rt.mutex);
-    if (aclError code = aclcpu::CheckDeviceReadyLocked(rt, "aclrtCreateStream")) return code;
+    void* context = nullptr;
+    aclError code = ACL_SUCCESS;
+    if (!aclcpu::CurrentContextLocked(rt, "aclrtCreateStream", &context, &code)) return code;
+    created->context = context;
     *stream = rt.streams.Add(std::move(created));
     return ACL_SUCCESS;
   });
@@ -314,6 +354,105 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {
     std::shared_ptr<aclcpu::Stream> resolved = aclcpu::ResolveStream("aclrtSynchronizeStream", stream, &code);
     if (resolved) resolved->Synchronize();
     return code;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+  return Guarded("aclrtCreateContext", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (context == nullptr) return aclcpu::NullArgument("aclrtCreateContext", "context");
+    auto created = std::make_shared<aclcpu::Context>();
+    aclcpu::Runtime& rt = aclcpu::TheRuntime();
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (aclError code = aclcpu::CheckInitializedLocked(rt, "aclrtCreateContext")) return code;
+    if (aclError code = aclcpu::CheckDeviceId("aclrtCreateContext", deviceId)) return code;
+    *context = rt.contexts.Add(std::move(created));
+    aclcpu::current_context = *context;  // the new context is the calling thread's current one
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context) {
+  return Guarded("aclrtDestroyContext", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (context == nullptr) return aclcpu::NullArgument("aclrtDestroyContext", "context");
+    std::vector<std::shared_ptr<aclcpu::Stream>> streams;
+    {
+      aclcpu::Runtime& rt = aclcpu::TheRuntime();
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      if (aclError code = aclcpu::CheckInitializedLocked(rt, "aclrtDestroyContext")) return code;
+      std::shared_ptr<aclcpu::Context> live = rt.contexts.Find(context);
+      if (!live) {
+        SetRecentError("aclrtDestroyContext: context " + aclcpu::Hex(context) + " is not a live context");
+        return ACL_ERROR_RT_INVALID_HANDLE;
+      }
+      if (live->is_default) {
+        SetRecentError("aclrtDestroyContext: context " + aclcpu::Hex(context) +
+                       " is the default context of device 0; aclrtResetDevice releases it");
+        return ACL_ERROR_INVALID_PARAM;
+      }
+      streams = aclcpu::TakeContextLocked(rt, context);
+      if (rt.contexts.size() == 0) rt.events.RemoveAll([](std::shared_ptr<aclcpu::Event>) {});
+    }
+    if (aclcpu::current_context == context) aclcpu::current_context = nullptr;
+    streams.clear();  // work already queued in the context's streams still runs
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context) {
+  return Guarded("aclrtSetCurrentContext", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (context == nullptr) return aclcpu::NullArgument("aclrtSetCurrentContext", "context");
+    aclcpu::Runtime& rt = aclcpu::TheRuntime();
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (aclError code = aclcpu::CheckInitializedLocked(rt, "aclrtSetCurrentContext")) return code;
+    if (!rt.contexts.Find(context)) {
+      SetRecentError("aclrtSetCurrentContext: context " + aclcpu::Hex(context) + " is not a live context");
+      return ACL_ERROR_RT_INVALID_HANDLE;
+    }
+    aclcpu::current_context = context;
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext* context) {
+  return Guarded("aclrtGetCurrentContext", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (context == nullptr) return aclcpu::NullArgument("aclrtGetCurrentContext", "context");
+    aclcpu::Runtime& rt = aclcpu::TheRuntime();
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    void* handle = nullptr;
+    aclError code = ACL_SUCCESS;
+    if (!aclcpu::CurrentContextLocked(rt, "aclrtGetCurrentContext", &handle, &code)) return code;
+    *context = handle;
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+  return Guarded("aclrtGetRunMode", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (runMode == nullptr) return aclcpu::NullArgument("aclrtGetRunMode", "runMode");
+    *runMode = ACL_HOST;  // the program runs on the host, beside its "device"
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  const char* api = "aclrtSynchronizeStreamWithTimeout";
+  return Guarded(api, ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (timeout < -1) {
+      SetRecentError(std::string(api) + ": timeout " + std::to_string(timeout) +
+                     " is invalid; expected -1 (no limit) or a count of milliseconds from 0");
+      return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    aclError code = ACL_SUCCESS;
+    std::shared_ptr<aclcpu::Stream> resolved = aclcpu::ResolveStream(api, stream, &code);
+    if (!resolved) return code;
+    if (timeout == -1) {
+      resolved->Synchronize();
+      return ACL_SUCCESS;
+    }
+    if (resolved->SynchronizeFor(std::chrono::milliseconds(timeout))) return ACL_SUCCESS;
+    SetRecentError(std::string(api) + ": the work queued on stream " + aclcpu::Hex(stream) + " did not finish within " +
+                   std::to_string(timeout) + " ms");
+    return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
   });
 }
 
@@ -402,10 +541,6 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event) {
     resolved->reached.wait(lock, [&] { return resolved->completed >= generation; });
     return ACL_SUCCESS;
   });
-}
-
-ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
-  return aclcpu::DataTypeSize(aclcpu::EnumBits(dataType));
 }
 
 }  // extern "C"

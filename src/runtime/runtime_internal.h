@@ -29,8 +29,11 @@ int EnumBits(const Enum& value) {
   return bits;
 }
 
-// Bytes of one element of the aclDataType with this value; 0 for DT_UNDEFINED, STRING, the
-// sub-byte types and values that are no aclDataType.
+// True when dtype is an aclDataType enumerator.
+ACLCPU_API bool IsDataType(int dtype);
+// Bytes one stored element of the aclDataType with this value takes; 0 for DT_UNDEFINED, STRING,
+// the sub-byte types (INT4, UINT1, the 4- and 6-bit floats) and values that are no aclDataType.
+// (aclDataTypeSize follows CANN's own rule, which differs for the sub-byte types and unknowns.)
 ACLCPU_API size_t DataTypeSize(int dtype);
 
 // ---- errors and logging ----------------------------------------------------------------------

@@ -66,6 +66,16 @@ void Stream::Synchronize() {
   --waiters_;
 }
 
+bool Stream::SynchronizeFor(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t target = pushed_;
+  if (finished_ >= target) return true;
+  ++waiters_;
+  const bool done = work_done_.wait_for(lock, timeout, [&] { return finished_ >= target; });
+  --waiters_;
+  return done;
+}
+
 void Stream::Serve() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {

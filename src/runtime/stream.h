@@ -2,6 +2,7 @@
 #ifndef ACLNN_CPU_RUNTIME_STREAM_H_
 #define ACLNN_CPU_RUNTIME_STREAM_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -26,6 +27,11 @@ class Stream {
   void Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool may_run_inline = false);
   // Waits until everything queued before the call has run.
   void Synchronize();
+  // As Synchronize, for at most timeout; false when the work had not finished by then.
+  bool SynchronizeFor(std::chrono::milliseconds timeout);
+
+  // The context the stream was created in (a context handle; for its release with the context).
+  const void* context = nullptr;
 
  private:
   struct Task {

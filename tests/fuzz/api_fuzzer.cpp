@@ -1,5 +1,6 @@
 // libFuzzer target over the public API: aclCreateTensor, the getters, both phases of
-// aclnnMseLossBackward, the workspace, streams and the memory functions.
+// aclnnMseLossBackward, the workspace, streams and the memory functions; and the other
+// constructors (scalars, arrays, tensor and scalar lists) with their sizes and destroys.
 //
 // Each input is decoded (format below) into up to four aclrtMalloc buffers (some freed before phase
 // one) and the four tensors of one call: rank 0-9, any dims (0, huge, overflowing products),
@@ -36,6 +37,7 @@
 //         7 what the view needs + u8 slack), u8 pointer kind (% 8: 0-3 u8 buffer, u16 byte offset
 //         (% (size + 1)); 4 u8 buffer: just past its end; 5 host memory; 6 null; 7 u8 k: freed
 //         buffer k (or past the first buffer when none is freed))
+//   then constructor actions (see FuzzConstructors): u8 count (% 8), each u8 action (% 8) and its bytes
 //   dim: u8 d < 0xC0: 1 + d % 5; < 0xE0: d % 17; else special(d)
 //   stride: u8 s < 0xE0: s % 12; else special(s);  offset: u8 o < 0xE0: o % 8; else special(o)
 //   special(x): by x % 8: 0, 2^32, 2^62, INT64_MAX, -1, an i64 that follows, 2^31, INT64_MAX / 3
@@ -44,6 +46,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -134,7 +137,7 @@ int64_t Offset(Reader& in) {
 // is not itself undefined behaviour.
 const aclDataType kDtypes[16] = {ACL_FLOAT,    ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT16,      ACL_BF16,
                                  ACL_BF16,     ACL_FLOAT, ACL_FLOAT16, ACL_INT32,        ACL_INT8,
-                                 ACL_DOUBLE,   ACL_BOOL,  ACL_INT4,    ACL_DT_UNDEFINED, static_cast<aclDataType>(40),
+                                 ACL_DOUBLE,   ACL_BOOL,  ACL_INT4,    ACL_DT_UNDEFINED, static_cast<aclDataType>(50),
                                  ACL_COMPLEX64};
 const aclFormat kFormats[16] = {
     ACL_FORMAT_ND,         ACL_FORMAT_ND,    ACL_FORMAT_ND,        ACL_FORMAT_ND,
@@ -158,7 +161,7 @@ int64_t ElementSize(aclDataType dtype) {
     case ACL_COMPLEX64:
       return 8;
     default:
-      return 0;  // INT4, UNDEFINED, 40
+      return 0;  // INT4, UNDEFINED, 50
   }
 }
 
@@ -557,6 +560,162 @@ void ByteRange(const Spec& s, const char** first, const char** end) {
   *end = s.data + (last + 1) * ElementSize(s.dtype);
 }
 
+// ---- the other constructors -------------------------------------------------------------------
+// Each action builds one object from the input, checks the outcome against a model (null exactly
+// when the arguments are bad, with a message), its size, that a destroy succeeds once and a second
+// one is refused (161002, with a message), and that a list's elements are the list's to destroy.
+// Everything an action makes is gone when it returns.
+//   1 scalar: u8 dtype (table), u8 flags (bit 0: null value), 16 value bytes
+//   2, 3, 4 int / float / bool array: u8 n (size n % 6; 0xFF: size UINT64_MAX), u8 flags (bit 0: null
+//     value), then the values (i64, u32 bits, u8)
+//   5 tensor list, 6 scalar list: u8 n (n % 5 elements), each u8 kind (% 4: 0 new, 1 null, 2 the
+//     previous element again, 3 a destroyed one)
+//   7 Get*Size and destroys of null handles
+void ExpectRefusedDestroy(aclnnStatus status, const char* what) {
+  if (status != ACLNN_ERR_PARAM_INVALID) Violation(std::string("a second destroy of ") + what + " was not refused");
+  if (aclGetRecentErrMsg()[0] == '\0') Violation(std::string("a refused destroy of ") + what + " left no message");
+}
+
+void ExpectCreated(bool created, bool valid, const char* what) {
+  if (created && !valid) Violation(std::string(what) + " accepted invalid arguments");
+  if (!created && valid) Violation(std::string(what) + " refused valid arguments: " + aclGetRecentErrMsg());
+  if (!created && aclGetRecentErrMsg()[0] == '\0') Violation(std::string(what) + " returned null without a message");
+}
+
+template <typename Array, typename T>
+void FuzzArray(Reader& in, const char* what, Array* (*create)(const T*, uint64_t),
+               aclnnStatus (*size_of)(const Array*, uint64_t*), aclnnStatus (*destroy)(const Array*),
+               T (*decode)(Reader&)) {
+  const uint8_t n = in.U8();
+  const bool null_value = (in.U8() & 1) != 0;
+  const uint64_t size = n == 0xFF ? UINT64_MAX : n % 6;
+  const size_t count = n == 0xFF ? 1 : static_cast<size_t>(size);
+  std::unique_ptr<T[]> values(new T[count + 1]);  // (a plain array: std::vector<bool> has no data())
+  for (size_t i = 0; i < count; ++i) values[i] = decode(in);
+  const T* pointer = null_value || count == 0 ? nullptr : values.get();
+  Array* array = create(pointer, size);
+  const bool valid = n != 0xFF && (pointer != nullptr || size == 0);
+  ExpectCreated(array != nullptr, valid, what);
+  if (array == nullptr) return;
+  uint64_t reported = 99;
+  if (size_of(array, &reported) != ACLNN_SUCCESS || reported != size) Violation(std::string(what) + " size");
+  if (destroy(array) != ACLNN_SUCCESS) Violation(std::string(what) + " destroy failed");
+  ExpectRefusedDestroy(destroy(array), what);
+  if (size_of(array, &reported) != ACLNN_ERR_PARAM_INVALID) Violation(std::string(what) + " size after destroy");
+}
+
+int64_t DecodeInt(Reader& in) { return in.I64(); }
+float DecodeFloat(Reader& in) {
+  uint32_t bits = static_cast<uint32_t>(in.U16()) | static_cast<uint32_t>(in.U16()) << 16;
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+bool DecodeBool(Reader& in) { return (in.U8() & 1) != 0; }
+
+// Lists: elements made here (kind 0) belong to the list once it exists.
+template <typename Element, typename List>
+void FuzzList(Reader& in, const char* what, Element* (*make)(), aclnnStatus (*destroy_element)(const Element*),
+              List* (*create)(const Element* const*, uint64_t), aclnnStatus (*size_of)(const List*, uint64_t*),
+              aclnnStatus (*destroy)(const List*)) {
+  const size_t n = in.U8() % 5;
+  std::vector<const Element*> elements;
+  std::vector<Element*> made;  // live, the caller's until the list takes them
+  bool valid = true;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t kind = in.U8() % 4;
+    if (kind == 1 || (kind == 2 && elements.empty())) {
+      elements.push_back(nullptr);
+    } else if (kind == 2) {
+      elements.push_back(elements.back());
+      if (elements.back() != nullptr) valid = false;  // twice in one list
+    } else {
+      Element* element = make();
+      if (element == nullptr) Violation(std::string(what) + ": making an element failed");
+      if (kind == 3) {
+        if (destroy_element(element) != ACLNN_SUCCESS) Violation(std::string(what) + ": element destroy failed");
+        valid = false;
+      } else {
+        made.push_back(element);
+      }
+      elements.push_back(element);
+    }
+  }
+  List* list = create(elements.empty() ? nullptr : elements.data(), elements.size());
+  ExpectCreated(list != nullptr, valid, what);
+  if (list == nullptr) {  // nothing was adopted: the elements are still the caller's
+    for (Element* element : made) {
+      if (destroy_element(element) != ACLNN_SUCCESS) Violation(std::string(what) + ": a refused list kept an element");
+    }
+    return;
+  }
+  uint64_t reported = 99;
+  if (size_of(list, &reported) != ACLNN_SUCCESS || reported != n) Violation(std::string(what) + " size");
+  for (Element* element : made) ExpectRefusedDestroy(destroy_element(element), "an element a list owns");
+  if (destroy(list) != ACLNN_SUCCESS) Violation(std::string(what) + " destroy failed: " + aclGetRecentErrMsg());
+  ExpectRefusedDestroy(destroy(list), what);
+  for (Element* element : made) ExpectRefusedDestroy(destroy_element(element), "an element of a destroyed list");
+}
+
+aclTensor* MakeTensor() {
+  const int64_t dims[] = {3};
+  return aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr);
+}
+
+aclScalar* MakeScalar() {
+  int32_t value = 7;
+  return aclCreateScalar(&value, ACL_INT32);
+}
+
+void FuzzConstructors(Reader& in) {
+  const int count = in.U8() % 8;
+  for (int a = 0; a < count; ++a) {
+    switch (in.U8() % 8) {
+      case 1: {
+        const aclDataType dtype = kDtypes[in.U8() % 16];
+        const bool null_value = (in.U8() & 1) != 0;
+        unsigned char value[16];
+        for (unsigned char& byte : value) byte = in.U8();
+        aclScalar* scalar = aclCreateScalar(null_value ? nullptr : value, dtype);
+        ExpectCreated(scalar != nullptr, !null_value && ElementSize(dtype) > 0, "aclCreateScalar");
+        if (scalar == nullptr) break;
+        if (aclDestroyScalar(scalar) != ACLNN_SUCCESS) Violation("aclDestroyScalar failed");
+        ExpectRefusedDestroy(aclDestroyScalar(scalar), "a scalar");
+        break;
+      }
+      case 2:
+        FuzzArray(in, "aclCreateIntArray", aclCreateIntArray, aclGetIntArraySize, aclDestroyIntArray, DecodeInt);
+        break;
+      case 3:
+        FuzzArray(in, "aclCreateFloatArray", aclCreateFloatArray, aclGetFloatArraySize, aclDestroyFloatArray,
+                  DecodeFloat);
+        break;
+      case 4:
+        FuzzArray(in, "aclCreateBoolArray", aclCreateBoolArray, aclGetBoolArraySize, aclDestroyBoolArray, DecodeBool);
+        break;
+      case 5:
+        FuzzList(in, "aclCreateTensorList", MakeTensor, aclDestroyTensor, aclCreateTensorList, aclGetTensorListSize,
+                 aclDestroyTensorList);
+        break;
+      case 6:
+        FuzzList(in, "aclCreateScalarList", MakeScalar, aclDestroyScalar, aclCreateScalarList, aclGetScalarListSize,
+                 aclDestroyScalarList);
+        break;
+      case 7: {
+        uint64_t size = 0;
+        if (aclGetIntArraySize(nullptr, &size) != ACLNN_ERR_PARAM_NULLPTR ||
+            aclGetTensorListSize(nullptr, &size) != ACLNN_ERR_PARAM_NULLPTR ||
+            aclDestroyTensorList(nullptr) != ACLNN_SUCCESS || aclDestroyScalar(nullptr) != ACLNN_SUCCESS) {
+          Violation("null handles");
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
 void RunOne(const uint8_t* data, size_t size) {
   Reader in(data, size);
   Input input;
@@ -628,6 +787,7 @@ void RunOne(const uint8_t* data, size_t size) {
   for (const Slot& slot : slots) {
     if (slot.live) CheckGetters(slot);
   }
+  FuzzConstructors(in);
   for (int b = 0; b < input.buffer_count; ++b) {
     if (!free_later[b]) continue;
     if (aclrtFree(input.buffers[b].base) != ACL_SUCCESS) Violation("aclrtFree failed");

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of api_fuzzer (tests/fuzz/corpus/): small inputs in the format that
 api_fuzzer.cpp's header describes, covering valid calls (dtypes, broadcasts, strides, aliasing,
-empty tensors, streams, repeatable executors) and a few invalid ones. Run it from anywhere:
+empty tensors, streams, repeatable executors, the other constructors) and a few invalid ones. Run it from anywhere:
     python3 tests/fuzz/make_corpus.py
 """
 import os
@@ -53,6 +53,19 @@ def tensor(dims, dtype=FLOAT, fmt=ND, strides=None, offset=0, storage="auto", sl
     return out
 
 
+def constructors():
+    """Constructor actions (after the four tensors): a scalar, each kind of array, a tensor list
+    with a null entry, a scalar list, and the null-handle checks."""
+    out = bytes([7])
+    out += bytes([1, 0, 0]) + struct.pack("<f", 2.5) + bytes(12)  # FLOAT scalar 2.5
+    out += bytes([2, 3, 0]) + struct.pack("<qqq", 1, -2, 1 << 40)
+    out += bytes([3, 2, 0]) + struct.pack("<ff", 0.5, -1.0)
+    out += bytes([4, 4, 0, 1, 0, 1, 1])
+    out += bytes([5, 3, 0, 1, 0])  # new tensor, null, new tensor
+    out += bytes([6, 2, 0, 0])
+    return out + bytes([7])
+
+
 def same_handle(index):
     return bytes([13, index])
 
@@ -84,6 +97,9 @@ SEEDS = {
     + tensor([16], buf=0)
     + tensor([16], buf=1, byte_offset=64)
     + tensor([16], buf=0, byte_offset=32),
+    "valid_float_sum_and_constructors": header([(128, False)] * 4, reduction=2)
+    + b"".join(tensor([2, 3], buf=i) for i in range(4))
+    + constructors(),
     "valid_empty_dim": header([(64, False)] * 4, reduction=1)
     + b"".join(tensor([3, 0, 2], buf=i) for i in range(4)),
     "valid_rank4_zero_strides_stream": header([(1024, False)] * 4, reduction=2, flags=4 | 8)

@@ -1,5 +1,6 @@
-// Resources stay flat: a million tensors created and destroyed, many executors made by phase one
-// and destroyed, and hundreds of short-lived host threads that each use the API (a stream, a
+// Resources stay flat: a million tensors created and destroyed, as many scalars, arrays and lists
+// (each list with the tensors or scalars it owns), many executors made by phase one and destroyed,
+// and hundreds of short-lived host threads that each use the API (a stream, a
 // launch, a failed call that leaves a message, then exit) leave the resident set size where it
 // was after a warm-up. LeakSanitizer (the AddressSanitizer build) checks the rest at exit.
 //
@@ -140,6 +141,54 @@ TEST(Resources, MillionTensorsKeepMemoryFlat) {
   std::printf("resources: %lld tensors created and destroyed: %s %lld KiB before, %lld KiB after (%+lld KiB)\n",
               static_cast<long long>(cycles), kMeasure, static_cast<long long>(before), static_cast<long long>(after),
               static_cast<long long>(after - before));
+  EXPECT_LT(after - before, kAllowedGrowthKiB);
+}
+
+// cycles of: a scalar, an int, a float and a bool array, a tensor list of two tensors and a
+// scalar list of two scalars, all created and destroyed (the lists destroy their elements).
+bool CreateAndDestroyOtherHandles(int64_t cycles, std::string* failure) {
+  const int64_t ints[] = {1, 2, 3, 4};
+  const float floats[] = {0.5f, 1.5f};
+  const bool bools[] = {true, false, true};
+  const int64_t dims[] = {4};
+  for (int64_t i = 0; i < cycles; ++i) {
+    double value = static_cast<double>(i);
+    aclScalar* scalar = aclCreateScalar(&value, ACL_DOUBLE);
+    aclIntArray* int_array = aclCreateIntArray(ints, 1 + i % 4);
+    aclFloatArray* float_array = aclCreateFloatArray(floats, 2);
+    aclBoolArray* bool_array = aclCreateBoolArray(bools, 3);
+    const aclTensor* tensors[] = {aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr),
+                                  aclCreateTensor(dims, 1, ACL_INT8, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr)};
+    const aclScalar* scalars[] = {aclCreateScalar(&value, ACL_DOUBLE), aclCreateScalar(&value, ACL_DOUBLE)};
+    aclTensorList* tensor_list = aclCreateTensorList(tensors, 2);
+    aclScalarList* scalar_list = aclCreateScalarList(scalars, 2);
+    if (scalar == nullptr || int_array == nullptr || float_array == nullptr || bool_array == nullptr ||
+        tensor_list == nullptr || scalar_list == nullptr) {
+      *failure = "a create at cycle " + std::to_string(i) + ": " + aclGetRecentErrMsg();
+      return false;
+    }
+    if (aclDestroyScalar(scalar) != ACLNN_SUCCESS || aclDestroyIntArray(int_array) != ACLNN_SUCCESS ||
+        aclDestroyFloatArray(float_array) != ACLNN_SUCCESS || aclDestroyBoolArray(bool_array) != ACLNN_SUCCESS ||
+        aclDestroyTensorList(tensor_list) != ACLNN_SUCCESS || aclDestroyScalarList(scalar_list) != ACLNN_SUCCESS) {
+      *failure = "a destroy at cycle " + std::to_string(i) + ": " + aclGetRecentErrMsg();
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(Resources, ScalarsArraysAndListsKeepMemoryFlat) {
+  const int64_t cycles = ACLNN_CPU_RESOURCE_TENSOR_CYCLES / 5;  // eight handles a cycle
+  std::string failure;
+  ASSERT_TRUE(CreateAndDestroyOtherHandles(cycles / 10, &failure)) << failure;  // warm-up
+  const int64_t before = ResidentKiB();
+  ASSERT_TRUE(CreateAndDestroyOtherHandles(cycles, &failure)) << failure;
+  const int64_t after = ResidentKiB();
+  std::printf(
+      "resources: %lld cycles of a scalar, three arrays and two lists of two: RSS %lld KiB before, %lld KiB "
+      "after (%+lld KiB)\n",
+      static_cast<long long>(cycles), static_cast<long long>(before), static_cast<long long>(after),
+      static_cast<long long>(after - before));
   EXPECT_LT(after - before, kAllowedGrowthKiB);
 }
 

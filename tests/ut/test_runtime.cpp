@@ -236,7 +236,7 @@ TEST(RuntimeMemory, MallocAlignsAndValidates) {
                  std::to_string(size + 1) + " bytes");
     EXPECT_EQ(aclrtFree(ptr), ACL_SUCCESS) << aclGetRecentErrMsg();
   }
-  for (int policy = ACL_MEM_MALLOC_HUGE_FIRST; policy <= ACL_MEM_MALLOC_NORMAL_ONLY_P2P; ++policy) {
+  for (int policy = ACL_MEM_MALLOC_HUGE_FIRST; policy <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P; ++policy) {
     void* ptr = nullptr;
     ASSERT_EQ(aclrtMalloc(&ptr, 128, static_cast<aclrtMemMallocPolicy>(policy)), ACL_SUCCESS) << aclGetRecentErrMsg();
     EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % 64, 0u);
@@ -303,8 +303,10 @@ TEST(RuntimeMemory, MemcpyValidatesArguments) {
 
   EXPECT_FAILS(aclrtMemcpy(device.get(), 128, host.data(), 129, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
                "aclrtMemcpy", "count 129", "destMax 128");
-  EXPECT_FAILS(aclrtMemcpy(device.get(), 256, host.data(), 16, static_cast<aclrtMemcpyKind>(7)),
-               ACL_ERROR_INVALID_PARAM, "aclrtMemcpy", "kind 7");
+  // Every value an aclrtMemcpyKind can hold (0 to 7) is a kind: 7 copies between devices, so both
+  // sides must be device memory.
+  EXPECT_FAILS(aclrtMemcpy(device.get(), 256, host.data(), 16, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE),
+               ACL_ERROR_INVALID_PARAM, "aclrtMemcpy", "src", PtrText(host.data()));
   EXPECT_FAILS(aclrtMemcpy(host2.data(), 512, host.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
                "aclrtMemcpy", "dst", PtrText(host2.data()));
   EXPECT_FAILS(aclrtMemcpy(device.get(), 256, other.get(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
@@ -323,8 +325,8 @@ TEST(RuntimeMemory, MemcpyValidatesArguments) {
                "aclrtMemcpy", "src is null");
   EXPECT_FAILS(aclrtMemcpyAsync(device.get(), 8, host.data(), 9, ACL_MEMCPY_HOST_TO_DEVICE, nullptr),
                ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync", "count 9", "destMax 8");
-  EXPECT_FAILS(aclrtMemcpyAsync(device.get(), 256, host.data(), 16, static_cast<aclrtMemcpyKind>(7), nullptr),
-               ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync", "kind 7");
+  EXPECT_FAILS(aclrtMemcpyAsync(device.get(), 256, host.data(), 16, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, nullptr),
+               ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync", "src", PtrText(host.data()));
 
   // None of the failed copies wrote anything.
   EXPECT_TRUE(device.Read() == original);
@@ -925,9 +927,22 @@ TEST(RuntimeDataType, SizesOfEveryType) {
   EXPECT_EQ(aclDataTypeSize(ACL_COMPLEX128), 16u);
   EXPECT_EQ(aclDataTypeSize(ACL_DT_UNDEFINED), 0u);
   EXPECT_EQ(aclDataTypeSize(ACL_STRING), 0u);
-  EXPECT_EQ(aclDataTypeSize(ACL_INT4), 0u);
-  EXPECT_EQ(aclDataTypeSize(ACL_UINT1), 0u);
-  EXPECT_EQ(aclDataTypeSize(static_cast<aclDataType>(99)), 0u);
+  // CANN's rule (hicann/runtime src/acl/aclrt_impl/data_buffer.cpp): the sub-byte INT4, UINT1 and
+  // HIFLOAT4 take a byte, the 8-bit floats one, and what the rule does not name falls to its
+  // default of 8 - the 4- and 6-bit floats and values that are no aclDataType.
+  EXPECT_EQ(aclDataTypeSize(ACL_INT4), 1u);
+  EXPECT_EQ(aclDataTypeSize(ACL_UINT1), 1u);
+  EXPECT_EQ(aclDataTypeSize(ACL_HIFLOAT4), 1u);
+  EXPECT_EQ(aclDataTypeSize(ACL_HIFLOAT8), 1u);
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT8_E5M2), 1u);
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT8_E4M3FN), 1u);
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT8_E8M0), 1u);
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT4_E2M1), 8u);
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT4_E1M2), 8u);
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT6_E3M2), 8u);
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT6_E2M3), 8u);
+  EXPECT_EQ(aclDataTypeSize(ACL_HIFLOAT4_SCALE), 8u);
+  EXPECT_EQ(aclDataTypeSize(static_cast<aclDataType>(50)), 8u);
 }
 
 }  // namespace

@@ -169,29 +169,31 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
   const Param inputs[3] = {{"gradOutput", gradOutput}, {"self", self}, {"target", target}};
 
   // Memory: every view inside its storage, every storage inside an allocation; out not overlapping itself.
+  // The four are the executor's arguments (inputs, then out), which aclSetInputTensorAddr and
+  // aclSetOutputTensorAddr may point at other memory before a launch.
   LaunchSpec spec;
-  spec.memory.reserve(4);
-  ByteSpan spans[3];
-  ByteSpan out_span;
-  MemoryRange range;
-  for (int i = 0; i < 3; ++i) {
-    range.bytes = 0;
-    if (aclnnStatus status = CheckTensorMemory(kPhaseOne, inputs[i].name, *inputs[i].tensor, &range, &spans[i])) {
+  const Param all[4] = {inputs[0], inputs[1], inputs[2], {"out", out}};
+  ByteSpan spans[4];
+  for (int i = 0; i < 4; ++i) {
+    MemoryRange range{nullptr, 0, 0, all[i].name};
+    if (aclnnStatus status = CheckTensorMemory(kPhaseOne, all[i].name, *all[i].tensor, &range, &spans[i])) {
       return status;
     }
-    if (range.bytes != 0) spec.memory.push_back(range);
+    const uintptr_t base = reinterpret_cast<uintptr_t>(all[i].tensor->data);
+    const bool touched = range.bytes != 0;
+    spec.arguments.push_back(TensorArgument{all[i].name, i == 3, static_cast<char*>(all[i].tensor->data), range.bytes,
+                                            range.allocation_id, touched ? spans[i].begin - base : 0,
+                                            touched ? spans[i].end - base : 0});
   }
-  range.bytes = 0;
-  if (aclnnStatus status = CheckTensorMemory(kPhaseOne, "out", *out, &range, &out_span)) return status;
-  if (range.bytes != 0) spec.memory.push_back(range);
+  const ByteSpan& out_span = spans[3];
   if (TensorNumel(*out) > 0) {
     if (aclnnStatus status = CheckNoSelfOverlap(kPhaseOne, "out", *out)) return status;
   }
 
   const bool empty = TensorNumel(*gradOutput) == 0 || TensorNumel(*self) == 0 || TensorNumel(*target) == 0;
-  if (empty) {  // nothing to compute: a valid executor that writes nothing
-    spec.memory.clear();
-    spec.run = [](void*) {};
+  if (empty) {  // nothing to compute: a valid executor that touches no memory
+    for (TensorArgument& argument : spec.arguments) argument.storage_bytes = 0;
+    spec.run_at = [](void*, const std::vector<char*>&) {};
     *workspaceSize = 0;
     *executor = CreateExecutor(std::move(spec));
     return ACLNN_SUCCESS;
@@ -222,20 +224,25 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
   // An input that shares bytes with out, other than element for element, is copied to the
   // workspace first, so the result equals the out-of-place one. (A single dout value is read
   // before anything is written.)
+  // Each view's first element as a byte offset from its tensor's storage (the launch adds the
+  // storage address it is given).
+  auto offset_in = [](const aclTensor& tensor, const char* data) {
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(data) - reinterpret_cast<uintptr_t>(tensor.data));
+  };
   struct StagedInput {
-    kernel::TensorView view;
+    kernel::TensorView view;  // its data is filled in at the launch
+    int64_t data_offset;
     uint64_t workspace_offset;
   };
   std::vector<std::pair<int, StagedInput>> staged;
   kernel::TensorView* views[3] = {&tiling_input.dout, &tiling_input.predict, &tiling_input.label};
-  const char* dout_data = views[0]->data;
-  const char* predict_data = views[1]->data;
-  const char* label_data = views[2]->data;
+  const int64_t input_offsets[3] = {offset_in(*gradOutput, views[0]->data), offset_in(*self, views[1]->data),
+                                    offset_in(*target, views[2]->data)};
   uint64_t workspace = 0;
   for (int i = 0; i < 3; ++i) {
     if (i == 0 && tiling.dout_is_scalar) continue;
     if (!spans[i].Overlaps(out_span) || SameElementAddresses(*inputs[i].tensor, *out)) continue;
-    staged.push_back({i, StagedInput{*views[i], workspace}});
+    staged.push_back({i, StagedInput{*views[i], input_offsets[i], workspace}});
     const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(views[i]->shape) * kernel::ElementSize(views[i]->dtype));
     workspace += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
   }
@@ -245,15 +252,18 @@ aclnnStatus GetWorkspaceSize(const aclTensor* grad_handle, const aclTensor* self
     if (!ComputeTiling(tiling_input, &tiling, &why)) return Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   }
 
-  char* y_data = tiling_input.y.data;
-  spec.run = [tiling, staged, dout_data, predict_data, label_data, y_data](void* workspace_base) {
-    const char* sources[3] = {dout_data, predict_data, label_data};
+  const int64_t y_offset = offset_in(*out, tiling_input.y.data);
+  const std::vector<int64_t> offsets(input_offsets, input_offsets + 3);
+  spec.run_at = [tiling, staged, offsets, y_offset](void* workspace_base, const std::vector<char*>& bases) {
+    const char* sources[3] = {bases[0] + offsets[0], bases[1] + offsets[1], bases[2] + offsets[2]};
     for (const auto& entry : staged) {
       char* copy = static_cast<char*>(workspace_base) + entry.second.workspace_offset;
-      kernel::CopyToContiguous(entry.second.view, copy);
+      kernel::TensorView view = entry.second.view;
+      view.data = bases[entry.first] + entry.second.data_offset;
+      kernel::CopyToContiguous(view, copy);
       sources[entry.first] = copy;
     }
-    RunKernel(tiling, sources[1], sources[2], sources[0], y_data, KernelThreadPool());
+    RunKernel(tiling, sources[1], sources[2], sources[0], bases[3] + y_offset, KernelThreadPool());
   };
   *workspaceSize = spec.workspace_size;
   *executor = CreateExecutor(std::move(spec));
