@@ -181,13 +181,13 @@ TEST(Resources, ScalarsArraysAndListsKeepMemoryFlat) {
   const int64_t cycles = ACLNN_CPU_RESOURCE_TENSOR_CYCLES / 5;  // eight handles a cycle
   std::string failure;
   ASSERT_TRUE(CreateAndDestroyOtherHandles(cycles / 10, &failure)) << failure;  // warm-up
-  const int64_t before = ResidentKiB();
+  const int64_t before = MemoryKiB();
   ASSERT_TRUE(CreateAndDestroyOtherHandles(cycles, &failure)) << failure;
-  const int64_t after = ResidentKiB();
+  const int64_t after = MemoryKiB();
   std::printf(
-      "resources: %lld cycles of a scalar, three arrays and two lists of two: RSS %lld KiB before, %lld KiB "
+      "resources: %lld cycles of a scalar, three arrays and two lists of two: %s %lld KiB before, %lld KiB "
       "after (%+lld KiB)\n",
-      static_cast<long long>(cycles), static_cast<long long>(before), static_cast<long long>(after),
+      static_cast<long long>(cycles), kMeasure, static_cast<long long>(before), static_cast<long long>(after),
       static_cast<long long>(after - before));
   EXPECT_LT(after - before, kAllowedGrowthKiB);
 }
