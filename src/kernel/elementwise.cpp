@@ -7,10 +7,26 @@
 namespace aclcpu {
 namespace kernel {
 
-bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan) {
+bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
+                     std::string* why) {
+  auto fail = [why](const std::string& what) {
+    if (why != nullptr) *why = what;
+    return false;
+  };
   const int out_rank = static_cast<int>(out_shape.size());
   const int count = static_cast<int>(operands.size());
-  if (out_rank > kMaxRank || count > kMaxOperands || count == 0) return false;
+  if (out_rank > kMaxRank) {
+    return fail("the output has " + std::to_string(out_rank) + " dims, more than " + std::to_string(kMaxRank));
+  }
+  if (count == 0 || count > kMaxOperands) {
+    return fail(std::to_string(count) + " operands; the engine takes 1 to " + std::to_string(kMaxOperands));
+  }
+  for (int i = 0; i < count; ++i) {
+    if (static_cast<int>(operands[i].shape.size()) > out_rank) {
+      return fail("operand " + std::to_string(i) + " " + ShapeToString(operands[i].shape) + " has more dims than " +
+                  ShapeToString(out_shape));
+    }
+  }
   ElementwisePlan result;
   result.num_operands = count;
   result.numel = Numel(out_shape);
@@ -29,15 +45,13 @@ bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& o
         if (operand.shape[j] == out_shape[d]) {
           stride = operand.strides[j] * operand.element_size;
         } else if (operand.shape[j] != 1) {
-          return false;
+          return fail("operand " + std::to_string(i) + " " + ShapeToString(operand.shape) + " does not broadcast to " +
+                      ShapeToString(out_shape));
         }
       }
       result.byte_strides[i][rank] = stride;
     }
     ++rank;
-  }
-  for (int i = 0; i < count; ++i) {  // operands of higher rank than out cannot broadcast to it
-    if (static_cast<int>(operands[i].shape.size()) > out_rank) return false;
   }
 
   // Coalesce: outer dim a merges into inner dim b when every operand steps over b exactly once.
@@ -140,10 +154,10 @@ bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs) {
   return true;
 }
 
-void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t first_tile,
-              int64_t end_tile) {
-  int64_t index = first_tile * plan.tile_elems;
-  const int64_t end = std::min(plan.numel, end_tile * plan.tile_elems);
+void RunRange(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t begin,
+              int64_t end, int sequential, char* buffer) {
+  int64_t index = begin;
+  end = std::min(plan.numel, end);
   if (index >= end) return;
   const int rank = plan.rank;
   const int count = plan.num_operands;
@@ -156,9 +170,14 @@ void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, c
   char* ptrs[kMaxOperands];
   int64_t inner_strides[kMaxOperands];
   for (int i = 0; i < count; ++i) inner_strides[i] = plan.byte_strides[i][rank - 1];
+  if (sequential >= 0) inner_strides[sequential] = plan.element_size[sequential];
   const int64_t inner_size = plan.shape[rank - 1];
   while (index < end) {
     for (int i = 0; i < count; ++i) {
+      if (i == sequential) {
+        ptrs[i] = buffer + (index - begin) * plan.element_size[i];
+        continue;
+      }
       int64_t offset = 0;
       for (int d = 0; d < rank; ++d) offset += coord[d] * plan.byte_strides[i][d];
       ptrs[i] = bases[i] + offset;
@@ -172,6 +191,11 @@ void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, c
       ++coord[d - 1];
     }
   }
+}
+
+void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t first_tile,
+              int64_t end_tile) {
+  RunRange(plan, bases, loop, context, first_tile * plan.tile_elems, end_tile * plan.tile_elems);
 }
 
 void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context,

@@ -5,6 +5,7 @@
 #define ACLNN_CPU_KERNEL_ELEMENTWISE_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "parallel.h"
@@ -13,7 +14,7 @@
 namespace aclcpu {
 namespace kernel {
 
-constexpr int kMaxOperands = 4;
+constexpr int kMaxOperands = 5;  // inputs and the output
 
 // One operand as seen by the engine: a view with element strides, right-aligned to the output.
 struct OperandLayout {
@@ -44,9 +45,11 @@ struct ElementwisePlan {
   int64_t inner_byte_stride(int operand) const { return byte_strides[operand][rank - 1]; }
 };
 
-// Plans a loop over out_shape (rank <= kMaxRank) for operands that broadcast to it. False when
-// an operand does not broadcast to out_shape.
-bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan);
+// Plans a loop over out_shape (rank <= kMaxRank) for operands that broadcast to it. False, with
+// *why (when not null) saying which rule failed: a rank over kMaxRank, no operands or more than
+// kMaxOperands, an operand of more dims than out, an operand dim that does not broadcast.
+bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
+                     std::string* why = nullptr);
 
 // Splits the plan into tiles of at most tile_elems elements (at least 1).
 void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
@@ -56,10 +59,22 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
 // touch a new cache line per element. Returns whether it did.
 bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs);
 
+// What an elementwise kernel's inner loop reads besides its operands: the Dag's scalar argument.
+struct ElementwiseContext {
+  float scalar = 0.0f;
+};
+
 // The inner loop: n elements; ptrs[i] is operand i's first element, byte_strides[i] its step.
 using InnerLoop = void (*)(const void* context, int64_t n, char* const* ptrs, const int64_t* byte_strides);
 
-// Runs tiles [first_tile, end_tile) on the calling thread. bases[i] is operand i's element 0.
+// Runs output elements [begin, end) (row-major over the plan's shape) on the calling thread.
+// bases[i] is operand i's element 0. When sequential >= 0, that operand is not addressed through
+// its strides: it is `buffer`, element `begin` first, then one element after another (plan it
+// with the contiguous strides of the shape, so that coalescing keeps row-major order).
+void RunRange(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t begin,
+              int64_t end, int sequential = -1, char* buffer = nullptr);
+
+// Runs tiles [first_tile, end_tile) on the calling thread.
 void RunTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t first_tile,
               int64_t end_tile);
 

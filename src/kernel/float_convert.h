@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "dtype.h"
+
 namespace aclcpu {
 namespace kernel {
 
@@ -94,6 +96,36 @@ inline Float16 Narrow<Float16>(float value) {
 template <>
 inline BFloat16 Narrow<BFloat16>(float value) {
   return BFloat16{FloatToBFloat16Bits(value)};
+}
+
+// Calls f(T{}) with the storage type T of dtype (float, Float16, BFloat16) and returns its result:
+// how run-time dtypes pick compile-time kernels.
+template <class F>
+decltype(auto) VisitDType(DType dtype, F&& f) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return f(float{});
+    case DType::kFloat16:
+      return f(Float16{});
+    case DType::kBFloat16:
+      return f(BFloat16{});
+  }
+  return f(float{});  // not reached: every DType is a case above
+}
+
+// One element of dtype at p, widened to float32 / rounded from float32 and stored at p.
+inline float LoadAsFloat(DType dtype, const char* p) {
+  return VisitDType(dtype, [p](auto type) {
+    decltype(type) value;
+    std::memcpy(&value, p, sizeof value);
+    return Widen(value);
+  });
+}
+inline void StoreFromFloat(DType dtype, float value, char* p) {
+  VisitDType(dtype, [value, p](auto type) {
+    const auto narrowed = Narrow<decltype(type)>(value);
+    std::memcpy(p, &narrowed, sizeof narrowed);
+  });
 }
 
 }  // namespace kernel

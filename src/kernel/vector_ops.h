@@ -1,5 +1,5 @@
-// The vector steps kernels are built from. Each step works on a block of float32 values held in
-// a small buffer; loads widen from any engine type and any byte stride, stores narrow.
+// Element-at-a-time loads and stores of the engine's types: runs of any byte stride widened into
+// float32 buffers, and buffers narrowed back (the strided paths of the SIMD loops use them).
 #ifndef ACLNN_CPU_KERNEL_VECTOR_OPS_H_
 #define ACLNN_CPU_KERNEL_VECTOR_OPS_H_
 
@@ -36,18 +36,6 @@ inline void LoadWiden(const char* p, int64_t byte_stride, int64_t n, float* dst)
   } else {
     for (int64_t k = 0; k < n; ++k) dst[k] = Widen(LoadElement<T>(p + k * byte_stride));
   }
-}
-
-inline void Sub(const float* a, const float* b, float* dst, int64_t n) {
-  for (int64_t k = 0; k < n; ++k) dst[k] = a[k] - b[k];
-}
-
-inline void Mul(const float* a, const float* b, float* dst, int64_t n) {
-  for (int64_t k = 0; k < n; ++k) dst[k] = a[k] * b[k];
-}
-
-inline void MulScalar(const float* a, float scalar, float* dst, int64_t n) {
-  for (int64_t k = 0; k < n; ++k) dst[k] = a[k] * scalar;
 }
 
 // Rounds each value to TCompute (round-to-nearest-even), converts that to TOut and stores it.

@@ -160,18 +160,31 @@ TEST(Tiling, ScheduleModeAndKey) {
   EXPECT_EQ(broadcast.mode, mse::ScheduleMode::kBroadcast);
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {}, "mean"), &scalar, &error));
   EXPECT_EQ(scalar.mode, mse::ScheduleMode::kContiguous);
+  // Every variant has its own key, which decodes to it; values that are no key decode to nothing.
   std::set<uint64_t> keys;
   for (auto mode : {mse::ScheduleMode::kContiguous, mse::ScheduleMode::kBroadcast, mse::ScheduleMode::kBlocked}) {
     for (bool s : {false, true}) {
       for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
         for (DType store : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-          keys.insert(mse::TilingKey(mode, s, d, store));
+          for (bool stream : {false, true}) {
+            const mse::KernelKey key{mode, s, d, store, stream};
+            keys.insert(key.Encode());
+            mse::KernelKey back;
+            ASSERT_TRUE(mse::KernelKey::Decode(key.Encode(), &back));
+            EXPECT_TRUE(back.mode == mode && back.dout_is_scalar == s && back.dtype == d && back.store_dtype == store &&
+                        back.stream_stores == stream);
+          }
         }
       }
     }
   }
-  EXPECT_EQ(keys.size(), 54u);
-  EXPECT_EQ(flat.tiling_key, mse::TilingKey(mse::ScheduleMode::kContiguous, false, DType::kFloat32, DType::kFloat32));
+  EXPECT_EQ(keys.size(), 108u);
+  mse::KernelKey none;
+  for (uint64_t bad : {uint64_t{30000}, uint64_t{2000}, uint64_t{200}, uint64_t{30}, uint64_t{3}}) {
+    EXPECT_FALSE(mse::KernelKey::Decode(bad, &none)) << bad;
+  }
+  EXPECT_EQ(flat.tiling_key,
+            (mse::KernelKey{mse::ScheduleMode::kContiguous, false, DType::kFloat32, DType::kFloat32, false}.Encode()));
   EXPECT_NE(flat.tiling_key, scalar.tiling_key);
   EXPECT_NE(flat.tiling_key, broadcast.tiling_key);
 }

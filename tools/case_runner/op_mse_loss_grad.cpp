@@ -70,8 +70,11 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
     *error = "tiling rejected the case: " + why;
     return false;
   }
-  mse::RunKernel(tiling, inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data, y.data,
-                 aclcpu::KernelThreadPool());
+  if (!mse::RunKernel(tiling, inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data, y.data,
+                      aclcpu::KernelThreadPool())) {
+    *error = "the kernel has no variant for tiling key " + std::to_string(tiling.tiling_key);
+    return false;
+  }
   return true;
 }
 

@@ -1,5 +1,5 @@
-// MseLossGrad's computation as a graph of vector steps, written against abstract Ops (a SIMD
-// vector per target, or a single float for tails): d = predict - label; d = d * cof; y = d * dout.
+// MseLossGrad's computation as a graph of vector steps, written once with Highway ops on a tag d
+// (full vectors for the body, one lane for tails): d = predict - label; d = d * cof; y = d * dout.
 // Defined once per Highway target (hence the toggle guard), like the engine loops that run it.
 #if defined(ACLNN_CPU_OPS_MSE_LOSS_GRAD_DAG_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACLNN_CPU_OPS_MSE_LOSS_GRAD_DAG_INL_H_
@@ -15,12 +15,15 @@ namespace aclcpu {
 namespace mse_loss_grad {
 namespace HWY_NAMESPACE {
 
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Inputs in the plan's order: predict, label, dout; the scalar is cof.
 struct MseLossGradDag {
-  template <class Ops, class V>
-  static HWY_INLINE V Apply(V predict, V label, V dout, V cof) {
-    const V difference = Ops::Sub(predict, label);
-    const V scaled = Ops::Mul(difference, cof);
-    return Ops::Mul(scaled, dout);
+  template <class D, class V>
+  static HWY_INLINE V Apply(D /*d*/, V cof, V predict, V label, V dout) {
+    const V difference = hn::Sub(predict, label);
+    const V scaled = hn::Mul(difference, cof);
+    return hn::Mul(scaled, dout);
   }
 };
 

@@ -1,5 +1,5 @@
-// The kernel: MseLossGradDag run by the engine's ternary loops, compiled for every SIMD target
-// Highway knows and chosen at run time; the scalar-dout variant reads dout once per launch.
+// The kernel: MseLossGradDag run by the engine's elementwise loops, compiled for every SIMD target
+// Highway knows and chosen at run time; the tiling key picks the variant.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "op_kernel/mse_loss_grad_kernel.cpp"
 #include "op_kernel/mse_loss_grad_kernel.h"
@@ -7,7 +7,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include "kernel/ternary_simd-inl.h"
+#include "kernel/elementwise_simd-inl.h"
 #include "op_kernel/mse_loss_grad_dag-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -15,8 +15,12 @@ namespace aclcpu {
 namespace mse_loss_grad {
 namespace HWY_NAMESPACE {
 
-kernel::InnerLoop PickLoop(kernel::DType dtype, kernel::DType store, bool scalar_dout, bool stream) {
-  return kernel::HWY_NAMESPACE::TernaryLoopFor<MseLossGradDag>(dtype, store, scalar_dout, stream);
+// predict, label and dout share the dtype, which is also the compute dtype.
+kernel::InnerLoop LoopFor(kernel::DType dtype, kernel::DType store, bool stream) {
+  return kernel::VisitDType(dtype, [store, stream](auto type) {
+    using T = decltype(type);
+    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<MseLossGradDag, T, T, T, T>(store, stream);
+  });
 }
 
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
@@ -27,47 +31,36 @@ const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "kernel/ternary.h"
+#include <cstring>
 
 namespace aclcpu {
 namespace mse_loss_grad {
 
-HWY_EXPORT(PickLoop);
+HWY_EXPORT(LoopFor);
 HWY_EXPORT(TargetName);
 
 const char* ActiveKernelTarget() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
-namespace {
-
-float LoadScalar(kernel::DType dtype, const char* p) {
-  switch (dtype) {
-    case kernel::DType::kFloat32:
-      return kernel::LoadElement<float>(p);
-    case kernel::DType::kFloat16:
-      return kernel::Widen(kernel::LoadElement<kernel::Float16>(p));
-    default:
-      return kernel::Widen(kernel::LoadElement<kernel::BFloat16>(p));
-  }
-}
-
-}  // namespace
-
-void RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
+bool RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
                kernel::ParallelRunner& runner) {
-  if (tiling.plan.numel == 0) return;
-  kernel::TernaryContext context;
-  context.scalar = tiling.cof;
-  char* bases[kernel::kMaxOperands] = {const_cast<char*>(predict), const_cast<char*>(label)};
-  if (tiling.dout_is_scalar) {
-    context.c_value = LoadScalar(tiling.dtype, dout);  // read before any element of y is written
-    bases[2] = y;
-  } else {
-    bases[2] = const_cast<char*>(dout);
-    bases[3] = y;
+  KernelKey key;
+  if (!KernelKey::Decode(tiling.tiling_key, &key)) return false;
+  if (tiling.plan.numel == 0) return true;
+  const kernel::ElementwiseContext context{tiling.cof};
+  // A single dout value is read before any element of y is written (y may cover it).
+  alignas(8) char dout_value[8] = {};
+  if (key.dout_is_scalar) {
+    std::memcpy(dout_value, dout, static_cast<size_t>(kernel::ElementSize(key.dtype)));
+    dout = dout_value;
   }
-  const kernel::InnerLoop loop =
-      HWY_DYNAMIC_DISPATCH(PickLoop)(tiling.dtype, tiling.store_dtype, tiling.dout_is_scalar, tiling.stream_stores);
+  char* bases[kOperandCount];
+  bases[kPredict] = const_cast<char*>(predict);
+  bases[kLabel] = const_cast<char*>(label);
+  bases[kDout] = const_cast<char*>(dout);
+  bases[kY] = y;
+  const kernel::InnerLoop loop = HWY_DYNAMIC_DISPATCH(LoopFor)(key.dtype, key.store_dtype, key.stream_stores);
   kernel::RunElementwise(tiling.plan, bases, loop, &context, runner, tiling.threads);
+  return true;
 }
 
 }  // namespace mse_loss_grad

@@ -9,9 +9,9 @@
 namespace aclcpu {
 namespace mse_loss_grad {
 
-// Runs the kernel the tiling chose. Each pointer is the first element of that tensor's view
-// (dout's single value when the tiling says dout is a scalar).
-void RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
+// Runs the kernel variant the tiling key selects. Each pointer is the first element of that
+// tensor's view. False, and nothing run, when the key selects no kernel.
+bool RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
                kernel::ParallelRunner& runner);
 
 // The SIMD target the kernel runs with on this CPU (e.g. "AVX2"), for reports and tests.

@@ -1,0 +1,237 @@
+#include "aclnn_op.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "runtime/api_guard.h"
+
+namespace aclcpu {
+namespace opapi {
+namespace {
+
+constexpr uint64_t kWorkspaceAlignment = 64;
+
+std::string ExpectedList(const std::vector<kernel::DType>& allowed) {
+  std::vector<kernel::DType> sorted = allowed;
+  std::sort(sorted.begin(), sorted.end());
+  std::string text;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    text += (i == 0 ? "" : (i + 1 == sorted.size() ? " or " : ", ")) + std::string(kernel::DTypeName(sorted[i]));
+  }
+  return text;
+}
+
+// True when every element of input (broadcast to out's shape) sits exactly where the out element
+// of the same index does, so computing in place reads each value before overwriting it.
+bool SameElementAddresses(const kernel::TensorView& input, const kernel::TensorView& out) {
+  if (kernel::ElementSize(input.dtype) != kernel::ElementSize(out.dtype) || input.data != out.data ||
+      input.shape.size() > out.shape.size()) {
+    return false;
+  }
+  const size_t lead = out.shape.size() - input.shape.size();
+  for (size_t d = 0; d < out.shape.size(); ++d) {
+    if (out.shape[d] <= 1) continue;
+    if (d < lead || input.shape[d - lead] != out.shape[d] || input.strides[d - lead] != out.strides[d]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void LaunchArgs::Stage(const std::vector<StagedInput>& staged) {
+  for (const StagedInput& entry : staged) {
+    kernel::TensorView view = entry.view;
+    view.data = data(entry.param);
+    char* copy = workspace(entry.workspace_offset);
+    kernel::CopyToContiguous(view, copy);
+    data_[static_cast<size_t>(entry.param)] = copy;
+  }
+}
+
+aclnnStatus PhaseOne::Fail(aclnnStatus code, const std::string& message) const {
+  SetRecentError(std::string(api_) + ": " + message);
+  return code;
+}
+
+aclnnStatus PhaseOne::Resolve(std::initializer_list<TensorParam> params, const uint64_t* workspace_size,
+                              aclOpExecutor* const* executor) {
+  params_.assign(params.begin(), params.end());
+  for (const TensorParam& p : params_) {
+    if (p.handle == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(p.name) + " is null");
+  }
+  if (workspace_size == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is null");
+  if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "executor is null");
+  tensors_.clear();
+  for (const TensorParam& p : params_) {
+    tensors_.push_back(FindTensor(p.handle));
+    if (!tensors_.back()) {
+      return Fail(ACLNN_ERR_PARAM_INVALID,
+                  std::string(p.name) + " is not a live aclTensor (destroyed, or never created)");
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+kernel::DType PhaseOne::dtype(int param) const {
+  kernel::DType dtype = kernel::DType::kFloat32;
+  kernel::DTypeFromAcl(tensor(param).dtype, &dtype);
+  return dtype;
+}
+
+aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& allowed) const {
+  kernel::DType dtype;
+  if (kernel::DTypeFromAcl(tensor(param).dtype, &dtype) &&
+      std::find(allowed.begin(), allowed.end(), dtype) != allowed.end()) {
+    return ACLNN_SUCCESS;
+  }
+  return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
+                                           " is not one the operator computes; expected " + ExpectedList(allowed));
+}
+
+aclnnStatus PhaseOne::CheckSameDtype(int param, int reference) const {
+  if (tensor(param).dtype == tensor(reference).dtype) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
+                                           " differs from " + name(reference) + " dtype " +
+                                           DataTypeName(tensor(reference).dtype));
+}
+
+aclnnStatus PhaseOne::CheckMaxRank(std::initializer_list<int> params) const {
+  for (int param : params) {
+    const size_t rank = shape(param).size();
+    if (rank > static_cast<size_t>(kernel::kMaxRank)) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " has " + std::to_string(rank) +
+                                               " dims; at most " + std::to_string(kernel::kMaxRank) + " are supported");
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PhaseOne::CheckFormats() const {
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const aclFormat format = tensors_[i]->format;
+    if (!IsPlainFormat(format)) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(params_[i].name) + " format " + FormatName(format) +
+                                               " is a private NPU layout; use ND (or a plain layout read as ND)");
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape* result) const {
+  std::vector<const kernel::Shape*> shapes;
+  for (int param : params) shapes.push_back(&shape(param));
+  std::string why;
+  if (kernel::BroadcastShapes(shapes.data(), shapes.size(), result, &why)) return ACLNN_SUCCESS;
+  std::string list;
+  size_t k = 0;
+  for (int param : params) {
+    list += (k == 0 ? "" : (k + 1 == params.size() ? " and " : ", "));
+    list += std::string(name(param)) + " " + kernel::ShapeToString(shape(param));
+    ++k;
+  }
+  return Fail(ACLNN_ERR_PARAM_INVALID, list + " do not broadcast: " + why);
+}
+
+aclnnStatus PhaseOne::CheckShape(int param, const kernel::Shape& expected, const std::string& what) const {
+  if (shape(param) == expected) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " shape " + kernel::ShapeToString(shape(param)) +
+                                           " differs from " + what + " " + kernel::ShapeToString(expected));
+}
+
+aclnnStatus PhaseOne::CheckMemory() {
+  arguments_.clear();
+  spans_.assign(params_.size(), ByteSpan{});
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const aclTensor& t = *tensors_[i];
+    MemoryRange range{nullptr, 0, 0, params_[i].name};
+    if (aclnnStatus status = CheckTensorMemory(api_, params_[i].name, t, &range, &spans_[i])) return status;
+    const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
+    const bool touched = range.bytes != 0;
+    arguments_.push_back(TensorArgument{params_[i].name, params_[i].output, static_cast<char*>(t.data), range.bytes,
+                                        range.allocation_id, touched ? spans_[i].begin - base : 0,
+                                        touched ? spans_[i].end - base : 0});
+  }
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (params_[i].output && TensorNumel(*tensors_[i]) > 0) {
+      if (aclnnStatus status = CheckNoSelfOverlap(api_, params_[i].name, *tensors_[i])) return status;
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+bool PhaseOne::Overlap(int a, int b) const {
+  return spans_[static_cast<size_t>(a)].Overlaps(spans_[static_cast<size_t>(b)]);
+}
+
+kernel::TensorView PhaseOne::View(int param) const {
+  const aclTensor& t = tensor(param);
+  kernel::TensorView view;
+  view.dtype = dtype(param);
+  view.shape = t.view_dims;
+  view.strides = t.strides;
+  view.data = static_cast<char*>(t.data) + t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype));
+  return view;
+}
+
+std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int> inputs, int out,
+                                                      std::vector<kernel::TensorView*> views) {
+  std::vector<StagedInput> staged;
+  const kernel::TensorView out_view = View(out);
+  size_t k = 0;
+  for (int param : inputs) {
+    kernel::TensorView* view = views[k++];
+    if (!Overlap(param, out) || SameElementAddresses(*view, out_view)) continue;
+    const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(view->dtype));
+    staged.push_back(StagedInput{param, *view, ReserveWorkspace(bytes)});
+    view->strides = kernel::ContiguousStrides(view->shape);  // the kernel reads the copy
+  }
+  return staged;
+}
+
+uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
+  const uint64_t offset = workspace_size_;
+  workspace_size_ += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+  return offset;
+}
+
+aclnnStatus PhaseOne::Finish(Launch launch, uint64_t* workspace_size, aclOpExecutor** executor) {
+  // Each view's first element as a byte offset from its storage (the launch adds the storage
+  // address it is given).
+  std::vector<int64_t> offsets;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const aclTensor& t = *tensors_[i];
+    offsets.push_back(t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype)));
+  }
+  LaunchSpec spec;
+  spec.workspace_size = workspace_size_;
+  spec.arguments = arguments_;
+  spec.run_at = [launch = std::move(launch), offsets](void* workspace, const std::vector<char*>& bases) {
+    std::vector<char*> data(bases.size());
+    for (size_t i = 0; i < bases.size(); ++i) data[i] = bases[i] + offsets[i];
+    LaunchArgs args(workspace, std::move(data));
+    launch(args);
+  };
+  *workspace_size = workspace_size_;
+  *executor = CreateExecutor(std::move(spec));
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor) {
+  for (TensorArgument& argument : arguments_) argument.storage_bytes = 0;  // nothing touched
+  workspace_size_ = 0;
+  return Finish([](LaunchArgs&) {}, workspace_size, executor);
+}
+
+aclnnStatus GuardedPhaseOne(const char* api, const std::function<aclnnStatus()>& body) {
+  return Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_CREATE_EXECUTOR),
+                 static_cast<aclnnStatus>(ACLNN_ERR_INNER), body);
+}
+
+aclnnStatus GuardedLaunch(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                          aclrtStream stream) {
+  return Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER), static_cast<aclnnStatus>(ACLNN_ERR_INNER),
+                 [&] { return LaunchExecutor(api, workspace, workspace_size, executor, stream); });
+}
+
+}  // namespace opapi
+}  // namespace aclcpu

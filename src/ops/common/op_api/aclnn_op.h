@@ -1,0 +1,136 @@
+// What every aclnn operator's API layer does, in one place: resolving the tensor handles, the
+// checks the aclnn APIs share (nulls, dtype lists, ranks, formats, broadcasting, out shapes,
+// views against storage and allocations, self-overlapping outputs) with their documented codes
+// and messages, staging of inputs that partially alias an output, the workspace layout, and the
+// executor whose launch sees every tensor at the address of that launch. An operator's op_api
+// file keeps only its own rules and the call into its tiling and kernel.
+#ifndef ACLNN_CPU_OPS_COMMON_OP_API_ACLNN_OP_H_
+#define ACLNN_CPU_OPS_COMMON_OP_API_ACLNN_OP_H_
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnn/aclnn_base.h"
+#include "kernel/dtype.h"
+#include "kernel/shape.h"
+#include "kernel/tensor_view.h"
+#include "nnopbase/nnopbase_internal.h"
+#include "nnopbase/tensor_checks.h"
+
+namespace aclcpu {
+namespace opapi {
+
+// A tensor parameter of an aclnn API, in the API's order.
+struct TensorParam {
+  const char* name;  // as the API documents it: "self", "out", ...
+  const aclTensor* handle;
+  bool output;
+};
+
+// An input copied, at each launch, to a contiguous place in the workspace before the kernel runs.
+struct StagedInput {
+  int param;
+  kernel::TensorView view;  // its data is the launch's
+  uint64_t workspace_offset;
+};
+
+// What a launch sees: the workspace and each parameter's view data at this launch's addresses
+// (aclSetInputTensorAddr and its kin may have moved them since phase one), staged inputs already
+// pointing at their copies.
+class LaunchArgs {
+ public:
+  LaunchArgs(void* workspace, std::vector<char*> data) : workspace_(static_cast<char*>(workspace)), data_(data) {}
+  char* data(int param) const { return data_[static_cast<size_t>(param)]; }
+  char* workspace(uint64_t offset) const { return workspace_ + offset; }
+  // Copies the staged inputs to the workspace and points their data there.
+  void Stage(const std::vector<StagedInput>& staged);
+
+ private:
+  char* workspace_;
+  std::vector<char*> data_;
+};
+
+using Launch = std::function<void(LaunchArgs& args)>;
+
+// One call of an operator's first phase, e.g. aclnnMseLossGetWorkspaceSize.
+class PhaseOne {
+ public:
+  explicit PhaseOne(const char* api) : api_(api) {}
+  const char* api() const { return api_; }
+
+  // Sets the message "<api>: <message>" and returns code.
+  aclnnStatus Fail(aclnnStatus code, const std::string& message) const;
+
+  // Null tensors (161001, in parameter order), then a null workspaceSize or executor (161001), then
+  // handles that name no live tensor (161002).
+  aclnnStatus Resolve(std::initializer_list<TensorParam> params, const uint64_t* workspace_size,
+                      aclOpExecutor* const* executor);
+
+  const aclTensor& tensor(int param) const { return *tensors_[static_cast<size_t>(param)]; }
+  const char* name(int param) const { return params_[static_cast<size_t>(param)].name; }
+  const kernel::Shape& shape(int param) const { return tensor(param).view_dims; }
+  int64_t numel(int param) const { return TensorNumel(tensor(param)); }
+  // The engine's dtype of a parameter (after CheckDtype passed for it).
+  kernel::DType dtype(int param) const;
+
+  // The parameter's dtype is one of allowed (an op definition's list): else 161002,
+  // "<name> dtype X is not one the operator computes; expected FLOAT, FLOAT16 or BF16".
+  aclnnStatus CheckDtype(int param, const std::vector<kernel::DType>& allowed) const;
+  // 161002 "<name> dtype X differs from <reference> dtype Y".
+  aclnnStatus CheckSameDtype(int param, int reference) const;
+  // 161002 "<name> has N dims; at most 8 are supported" (kernel::kMaxRank).
+  aclnnStatus CheckMaxRank(std::initializer_list<int> params) const;
+  // Every parameter's format is ND or a plain layout read as ND; a private NPU layout is 161002.
+  aclnnStatus CheckFormats() const;
+  // The broadcast shape of the parameters; 161002 "a [..], b [..] and c [..] do not broadcast: ...".
+  aclnnStatus Broadcast(std::initializer_list<int> params, kernel::Shape* shape) const;
+  // 161002 "<name> shape X differs from <what> Y".
+  aclnnStatus CheckShape(int param, const kernel::Shape& expected, const std::string& what) const;
+  // Every view inside its storage and every storage inside one live allocation; outputs whose
+  // elements do not overlap each other (161002; 161001 for a null data pointer).
+  aclnnStatus CheckMemory();
+
+  // Whether a parameter has no elements; whether two parameters' bytes overlap (after CheckMemory).
+  bool Empty(int param) const { return numel(param) == 0; }
+  bool Overlap(int a, int b) const;
+
+  // A parameter as the layers below the API see it, at phase one's address.
+  kernel::TensorView View(int param) const;
+
+  // The inputs among `inputs` that share bytes with output `out` other than element for element:
+  // reading them while out is written would not give the out-of-place result, so each is given a
+  // contiguous copy in the workspace. Their views in *views become contiguous (the copies').
+  std::vector<StagedInput> StageAliasedInputs(std::initializer_list<int> inputs, int out,
+                                              std::vector<kernel::TensorView*> views);
+  // Reserves bytes of workspace (64-byte aligned) and returns their offset.
+  uint64_t ReserveWorkspace(uint64_t bytes);
+  uint64_t workspace_size() const { return workspace_size_; }
+
+  // Creates the executor: its launch runs `launch`; reports the workspace size. An empty launch
+  // (no elements to compute) touches no memory.
+  aclnnStatus Finish(Launch launch, uint64_t* workspace_size, aclOpExecutor** executor);
+  aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
+
+ private:
+  const char* api_;
+  std::vector<TensorParam> params_;
+  std::vector<std::shared_ptr<const aclTensor>> tensors_;
+  std::vector<TensorArgument> arguments_;
+  std::vector<ByteSpan> spans_;
+  uint64_t workspace_size_ = 0;
+};
+
+// Runs an API's phase one or launch with the C boundary's guarantees (no exception escapes;
+// an internal failure is ACLNN_ERR_INNER with a message).
+aclnnStatus GuardedPhaseOne(const char* api, const std::function<aclnnStatus()>& body);
+aclnnStatus GuardedLaunch(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                          aclrtStream stream);
+
+}  // namespace opapi
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_OPS_COMMON_OP_API_ACLNN_OP_H_
