@@ -42,7 +42,7 @@ mse::TilingInput Input(DType dtype, const Shape& predict, const Shape& label, co
 }
 
 TEST(Definition, InputsOutputAttribute) {
-  const mse::OpDefinition& def = mse::Definition();
+  const aclcpu::OpDefinition& def = mse::Definition();
   EXPECT_EQ(def.type, "MseLossGrad");
   EXPECT_EQ(def.inputs, (std::vector<std::string>{"predict", "label", "dout"}));
   EXPECT_EQ(def.outputs, (std::vector<std::string>{"y"}));

@@ -25,7 +25,7 @@ enum Input { kSelf = 0, kTarget = 1, kGrad = 2 };
 std::string KernelReduction(const Case& c) { return c.has_reduction ? c.reduction : mse::Attrs().reduction; }
 
 bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
-  const mse::OpDefinition& definition = mse::Definition();
+  const aclcpu::OpDefinition& definition = mse::Definition();
   for (const TensorSpec& input : c.inputs) {
     if (std::find(definition.dtypes.begin(), definition.dtypes.end(), input.dtype) == definition.dtypes.end()) {
       *error = "the definition does not allow " + input.name + " dtype " + kernel::DTypeName(input.dtype);

@@ -4,23 +4,11 @@
 #define ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_GRAPH_DEF_H_
 
 #include <string>
-#include <vector>
 
-#include "kernel/dtype.h"
+#include "ops/common/op_graph/op_def.h"
 
 namespace aclcpu {
 namespace mse_loss_grad {
-
-struct OpDefinition {
-  std::string type;
-  std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
-  std::vector<kernel::DType> dtypes;  // allowed for every input and output
-  std::string format;
-  std::string reduction_attr;
-  std::string reduction_default;
-  std::vector<std::string> reduction_values;
-};
 
 const OpDefinition& Definition();
 

@@ -1,0 +1,140 @@
+// aclnnMseLoss and aclnnMseLossOut: the shared aclnn checks (ops/common/op_api), their own rules
+// (reduction, out's shape for each reduction), then definition -> tiling -> an executor whose
+// launch runs the kernel on the stream. The aclnn layer's steps in ops-nn -- cast both inputs to
+// their promotion, broadcast them, compute, (MseLossOut) reduce the "none" loss over dim 0, cast
+// to out's dtype -- are fused into one kernel pass with the same results.
+#include "aclnnop/aclnn_mse_loss.h"
+
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "op_graph/mse_loss_def.h"
+#include "op_host/mse_loss_tiling.h"
+#include "op_kernel/mse_loss_kernel.h"
+#include "ops/common/op_api/aclnn_op.h"
+#include "ops/loss/common/loss_reduction.h"
+
+namespace aclcpu {
+namespace mse_loss {
+namespace {
+
+const char kLossApi[] = "aclnnMseLoss";
+const char kLossPhaseOne[] = "aclnnMseLossGetWorkspaceSize";
+const char kOutApi[] = "aclnnMseLossOut";
+const char kOutPhaseOne[] = "aclnnMseLossOutGetWorkspaceSize";
+
+// The APIs' parameters, in their order.
+enum Param : int { kSelf = 0, kTarget = 1, kOut = 2 };
+
+// axis0: aclnnMseLossOut (mean and sum over dim 0 only); else aclnnMseLoss (over all elements).
+aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self, const aclTensor* target,
+                             int64_t reduction, aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor) {
+  opapi::PhaseOne call(api);
+  if (aclnnStatus status = call.Resolve({{"self", self, false}, {"target", target, false}, {"out", out, true}},
+                                        workspace_size, executor)) {
+    return status;
+  }
+  const std::vector<kernel::DType>& dtypes = Definition().dtypes;
+  for (int param : {kSelf, kTarget, kOut}) {
+    if (aclnnStatus status = call.CheckDtype(param, dtypes)) return status;
+  }
+  loss::Reduction api_reduction;
+  if (!loss::ReductionFromApi(reduction, &api_reduction)) {
+    return call.Fail(ACLNN_ERR_PARAM_INVALID,
+                     "reduction " + std::to_string(reduction) + " is invalid; expected " + loss::kReductionNumbers);
+  }
+  if (aclnnStatus status = call.CheckMaxRank({kSelf, kTarget})) return status;
+  kernel::Shape broadcast;
+  if (aclnnStatus status = call.Broadcast({kSelf, kTarget}, &broadcast)) return status;
+  const bool none = api_reduction == loss::Reduction::kNone;
+  const std::string reduction_name = loss::ReductionName(api_reduction);
+  if (none) {
+    if (aclnnStatus status = call.CheckShape(kOut, broadcast, "the broadcast shape")) return status;
+  } else if (axis0) {
+    const kernel::Shape reduced(broadcast.begin() + (broadcast.empty() ? 0 : 1), broadcast.end());
+    if (aclnnStatus status = call.CheckShape(kOut, reduced, "the broadcast shape without dim 0")) return status;
+  } else if (aclnnStatus status = call.CheckShape(kOut, {}, "the 0-d shape of reduction " + reduction_name)) {
+    return status;
+  }
+  if (aclnnStatus status = call.CheckFormats()) return status;
+  if (aclnnStatus status = call.CheckMemory()) return status;
+  // Empty inputs: nothing to compute, except that aclnnMseLoss's mean of nothing is NaN and its
+  // sum 0 (the kernel writes them); aclnnMseLossOut writes nothing at all, as ops-nn's does.
+  const bool empty = call.Empty(kSelf) || call.Empty(kTarget);
+  if (empty && (none || axis0)) return call.FinishEmpty(workspace_size, executor);
+
+  TilingInput tiling_input;
+  tiling_input.predict = call.View(kSelf);
+  tiling_input.label = call.View(kTarget);
+  tiling_input.y = call.View(kOut);
+  tiling_input.y.dtype = kernel::PromoteTypes(tiling_input.predict.dtype, tiling_input.label.dtype);
+  tiling_input.store_dtype = call.dtype(kOut);
+  tiling_input.reduction = reduction_name;
+  tiling_input.fused = true;
+  tiling_input.reduce_axis0 = axis0 && !none;
+  tiling_input.y_aliases_inputs = call.Overlap(kOut, kSelf) || call.Overlap(kOut, kTarget);
+  tiling_input.platform = kernel::Platform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
+  // An elementwise loss reads each input while out is written: inputs sharing bytes with out other
+  // than element for element are staged. A reduction writes out after reading (the tiling knows).
+  std::vector<opapi::StagedInput> staged;
+  if (none) {
+    staged = call.StageAliasedInputs({kSelf, kTarget}, kOut, {&tiling_input.predict, &tiling_input.label});
+  }
+  TilingData tiling;
+  std::string why;
+  if (!ComputeTiling(tiling_input, &tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
+  const uint64_t scratch = tiling.workspace_bytes == 0 ? 0 : call.ReserveWorkspace(tiling.workspace_bytes);
+  if (LogEnabled(kLogInfo)) {
+    Log(kLogInfo, std::string(api) + ": out " + kernel::ShapeToString(tiling_input.y.shape) + " reduction " +
+                      reduction_name + " tiling key " + std::to_string(tiling.tiling_key) + " on " +
+                      std::to_string(tiling.threads) + " threads, workspace " + std::to_string(call.workspace_size()) +
+                      " bytes");
+  }
+  const char* launch_api = axis0 ? kOutApi : kLossApi;
+  return call.Finish(
+      [tiling, staged, scratch, launch_api](opapi::LaunchArgs& args) {
+        args.Stage(staged);
+        if (!RunKernel(tiling, args.data(kSelf), args.data(kTarget), args.data(kOut), args.workspace(scratch),
+                       KernelThreadPool())) {
+          Log(kLogError, std::string(launch_api) + ": no kernel for tiling key " + std::to_string(tiling.tiling_key));
+        }
+      },
+      workspace_size, executor);
+}
+
+}  // namespace
+}  // namespace mse_loss
+}  // namespace aclcpu
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLossGetWorkspaceSize(const aclTensor* self, const aclTensor* target,
+                                                             int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+                                                             aclOpExecutor** executor) {
+  using namespace aclcpu::mse_loss;
+  return aclcpu::opapi::GuardedPhaseOne(kLossPhaseOne, [&] {
+    return GetWorkspaceSize(kLossPhaseOne, false, self, target, reduction, out, workspaceSize, executor);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLoss(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                             aclrtStream stream) {
+  return aclcpu::opapi::GuardedLaunch(aclcpu::mse_loss::kLossApi, workspace, workspaceSize, executor, stream);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLossOutGetWorkspaceSize(const aclTensor* self, const aclTensor* target,
+                                                                int64_t reduction, aclTensor* out,
+                                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  using namespace aclcpu::mse_loss;
+  return aclcpu::opapi::GuardedPhaseOne(kOutPhaseOne, [&] {
+    return GetWorkspaceSize(kOutPhaseOne, true, self, target, reduction, out, workspaceSize, executor);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMseLossOut(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                                aclrtStream stream) {
+  return aclcpu::opapi::GuardedLaunch(aclcpu::mse_loss::kOutApi, workspace, workspaceSize, executor, stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,25 @@
+// Infer shape and infer dtype of MseLoss, as the graph drives the operator (ops-nn's rules: the
+// inputs have one shape; the aclnn layer broadcasts and casts before it calls the operator).
+#ifndef ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_INFER_H_
+#define ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_INFER_H_
+
+#include <string>
+
+#include "kernel/dtype.h"
+#include "kernel/shape.h"
+
+namespace aclcpu {
+namespace mse_loss {
+
+// y's shape: predict's for reduction "none", 0-d otherwise. False (with *why) when predict and
+// label differ in shape or the reduction is unknown.
+bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const std::string& reduction,
+                kernel::Shape* y, std::string* why);
+
+// y's dtype: predict's.
+kernel::DType InferDtype(kernel::DType predict);
+
+}  // namespace mse_loss
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_INFER_H_

@@ -1,0 +1,96 @@
+// The kernel: MseLossDag run by the engine's elementwise loops (reduction none) or as the map of
+// its reduction (mean, sum), compiled for every SIMD target Highway knows and chosen at run time;
+// the tiling key picks the variant.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "op_kernel/mse_loss_kernel.cpp"
+#include "op_kernel/mse_loss_kernel.h"
+
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <type_traits>
+
+#include "kernel/elementwise_simd-inl.h"
+#include "op_kernel/mse_loss_dag-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu {
+namespace mse_loss {
+namespace HWY_NAMESPACE {
+
+// Calls f(TPredict{}, TLabel{}, TPromoted{}): predict and label of their own dtypes, computed in
+// their promotion (the same dtype, or FLOAT).
+template <class F>
+kernel::InnerLoop WithInputTypes(kernel::DType predict, kernel::DType label, F f) {
+  return kernel::VisitDType(predict, [&](auto predict_type) {
+    return kernel::VisitDType(label, [&](auto label_type) {
+      using TPredict = decltype(predict_type);
+      using TLabel = decltype(label_type);
+      return f(predict_type, label_type, std::conditional_t<std::is_same<TPredict, TLabel>::value, TPredict, float>{});
+    });
+  });
+}
+
+// Reduction none: the losses rounded to the promotion, stored as store.
+kernel::InnerLoop LossLoopFor(kernel::DType predict, kernel::DType label, kernel::DType store, bool stream) {
+  return WithInputTypes(predict, label, [&](auto p, auto l, auto promoted) {
+    using TPromoted = decltype(promoted);
+    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<MseLossDag, TPromoted, decltype(p), decltype(l)>(store, stream);
+  });
+}
+
+// A reduction's map: float32 losses, or (round_losses) each rounded to the promotion first.
+kernel::InnerLoop MapLoopFor(kernel::DType predict, kernel::DType label, bool round_losses) {
+  return WithInputTypes(predict, label, [&](auto p, auto l, auto promoted) -> kernel::InnerLoop {
+    using TPredict = decltype(p);
+    using TLabel = decltype(l);
+    using Rounded =
+        kernel::HWY_NAMESPACE::ElementwiseKernel<MseLossDag, decltype(promoted), float, false, TPredict, TLabel>;
+    using Exact = kernel::HWY_NAMESPACE::ElementwiseKernel<MseLossDag, float, float, false, TPredict, TLabel>;
+    return round_losses ? &Rounded::Loop : &Exact::Loop;
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace mse_loss
+}  // namespace aclcpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <limits>
+
+#include "kernel/float_convert.h"
+
+namespace aclcpu {
+namespace mse_loss {
+
+HWY_EXPORT(LossLoopFor);
+HWY_EXPORT(MapLoopFor);
+
+bool RunKernel(const TilingData& tiling, const char* predict, const char* label, char* y, char* workspace,
+               kernel::ParallelRunner& runner) {
+  KernelKey key;
+  if (!KernelKey::Decode(tiling.tiling_key, &key)) return false;
+  if (key.empty) {  // a reduction of no elements: the mean of nothing is NaN, the sum 0
+    if (key.reduce == ReduceMode::kAll) {
+      const float value = tiling.mean ? std::numeric_limits<float>::quiet_NaN() : 0.0f;
+      kernel::StoreFromFloat(key.store, value, y);
+    }
+    return true;
+  }
+  const kernel::ElementwiseContext context;
+  char* bases[kernel::kMaxOperands] = {const_cast<char*>(predict), const_cast<char*>(label), y};
+  if (key.reduce == ReduceMode::kNone) {
+    const kernel::InnerLoop loop =
+        HWY_DYNAMIC_DISPATCH(LossLoopFor)(key.predict, key.label, key.store, key.stream_stores);
+    kernel::RunElementwise(tiling.plan, bases, loop, &context, runner, tiling.threads);
+    return true;
+  }
+  const kernel::InnerLoop map = HWY_DYNAMIC_DISPATCH(MapLoopFor)(key.predict, key.label, key.round_losses);
+  kernel::RunReduction(tiling.reduce, bases, map, &context, key.compute, key.store, y, workspace, runner);
+  return true;
+}
+
+}  // namespace mse_loss
+}  // namespace aclcpu
+#endif  // HWY_ONCE
