@@ -236,4 +236,22 @@ aclnnStatus RunMseLossBackward(const aclTensor* grad_output, const aclTensor* se
   return status;
 }
 
+aclnnStatus RunMseLoss(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, bool axis0,
+                       aclrtStream stream) {
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  aclnnStatus status = axis0 ? aclnnMseLossOutGetWorkspaceSize(self, target, reduction, out, &workspace_size, &executor)
+                             : aclnnMseLossGetWorkspaceSize(self, target, reduction, out, &workspace_size, &executor);
+  if (status != ACLNN_SUCCESS) return status;
+  void* workspace = nullptr;
+  if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    return ACLNN_ERR_INNER;
+  }
+  status = axis0 ? aclnnMseLossOut(workspace, workspace_size, executor, stream)
+                 : aclnnMseLoss(workspace, workspace_size, executor, stream);
+  if (status == ACLNN_SUCCESS && aclrtSynchronizeStream(stream) != ACL_SUCCESS) status = ACLNN_ERR_RUNTIME_ERROR;
+  if (workspace != nullptr) aclrtFree(workspace);
+  return status;
+}
+
 }  // namespace support

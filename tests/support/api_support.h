@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "golden/mse_loss_golden.h"
 #include "golden/mse_loss_grad_golden.h"
 
 namespace support {
@@ -76,6 +79,10 @@ std::string CompareBits(golden::Dtype dtype, const std::vector<uint32_t>& expect
 // Both phases on stream (allocating any workspace), then a synchronize. Returns the first failure.
 aclnnStatus RunMseLossBackward(const aclTensor* grad_output, const aclTensor* self, const aclTensor* target,
                                int64_t reduction, aclTensor* out, aclrtStream stream = nullptr);
+
+// aclnnMseLoss (axis0 false) or aclnnMseLossOut (axis0 true): both phases, then a synchronize.
+aclnnStatus RunMseLoss(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, bool axis0,
+                       aclrtStream stream = nullptr);
 
 }  // namespace support
 
