@@ -7,12 +7,6 @@
 namespace golden {
 namespace {
 
-float FromBits32(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
-
 uint32_t ToBits32(float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, 4);
@@ -74,10 +68,21 @@ int64_t Count(const std::vector<int64_t>& shape) {
   return n;
 }
 
-float Widen(Dtype dtype, uint32_t bits) {
-  if (dtype == Dtype::kFloat32) return FromBits32(bits);
-  return static_cast<float>(Decode(FormatOf(dtype), bits));
+namespace detail {
+
+std::vector<float> DecodeAll(Dtype dtype) {
+  std::vector<float> values;
+  for (uint32_t bits = 0; bits < 0x10000u; ++bits) values.push_back(static_cast<float>(Decode(FormatOf(dtype), bits)));
+  return values;
 }
+
+const float* Values16(Dtype dtype) {
+  static const std::vector<float> float16 = DecodeAll(Dtype::kFloat16);
+  static const std::vector<float> bfloat16 = DecodeAll(Dtype::kBFloat16);
+  return (dtype == Dtype::kFloat16 ? float16 : bfloat16).data();
+}
+
+}  // namespace detail
 
 uint32_t Narrow(Dtype dtype, float value) {
   if (dtype == Dtype::kFloat32) return ToBits32(value);
@@ -88,12 +93,16 @@ uint32_t Narrow(Dtype dtype, float value) {
   const double magnitude = std::fabs(static_cast<double>(value));
   if (std::isinf(magnitude)) return sign | (all_ones << f.mantissa_bits);
   if (magnitude == 0.0) return sign;
-  int e = 0;
-  std::frexp(magnitude, &e);  // magnitude = m * 2^e, m in [0.5, 1)
+  // e: magnitude = m * 2^e with m in [0.5, 1), as frexp gives it, read from value's exponent
+  // field. A float32 subnormal (field 0) is below 2^-126, where e matters only as e <= -126: q is
+  // fixed there for every dtype narrowed to.
+  const int e = static_cast<int>((ToBits32(value) >> 23) & 0xffu) - 126;
   // q: the exponent of one unit in the last place of the result (fixed below the normal range).
   int q = (e - 1 < f.min_exponent ? f.min_exponent : e - 1) - (f.precision - 1);
-  // Scaling by a power of two is exact; nearbyint rounds half to even in the default rounding mode.
-  double units = std::nearbyint(magnitude * Pow2(-q));
+  // Scaling by a power of two is exact. units < 2^25, so adding and subtracting 2^52 rounds it to
+  // an integer, half to even (the default rounding mode), as nearbyint would.
+  const double scaled = magnitude * Pow2(-q);
+  double units = (scaled + 0x1.0p52) - 0x1.0p52;
   const double full = Pow2(f.precision);  // rounding up carried into the next binade
   if (units == full) {
     units /= 2.0;
@@ -123,33 +132,51 @@ bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector
   return true;
 }
 
-uint32_t View::Bits(int64_t index) const {
-  if (fetch != nullptr) return fetch(data, index);
-  const unsigned char* p = static_cast<const unsigned char*>(data) + index * word_bytes;
-  const uint32_t low = static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8;
-  return word_bytes == 2 ? low : low | static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-
 BroadcastWalk::BroadcastWalk(const std::vector<int64_t>& out_shape, std::vector<const std::vector<int64_t>*> inputs,
                              int64_t start)
-    : out_shape_(out_shape), coord_(out_shape.size(), 0), index_(inputs.size(), 0) {
+    : index_(inputs.size(), 0) {
   // Each input's step per out dim: its row-major stride, or 0 where it broadcasts (or lacks the dim).
+  const size_t rank = out_shape.size();
+  std::vector<std::vector<int64_t>> steps;
   for (const std::vector<int64_t>* shape : inputs) {
-    std::vector<int64_t> steps(out_shape.size(), 0);
+    std::vector<int64_t> input_steps(rank, 0);
     int64_t stride = 1;
     for (size_t d = shape->size(); d-- > 0;) {
-      const size_t out_d = d + out_shape.size() - shape->size();
-      steps[out_d] = (*shape)[d] == 1 ? 0 : stride;
+      const size_t out_d = d + rank - shape->size();
+      input_steps[out_d] = (*shape)[d] == 1 ? 0 : stride;
       stride *= (*shape)[d];
     }
-    steps_.push_back(steps);
+    steps.push_back(input_steps);
   }
+  // Out's dims of 1 are walked by nothing; a dim every input steps through as a continuation of
+  // the one before it merges into that one.
+  steps_.assign(inputs.size(), {});
+  for (size_t d = 0; d < rank; ++d) {
+    if (out_shape[d] == 1) continue;
+    bool merge = !out_shape_.empty();
+    for (size_t i = 0; i < inputs.size() && merge; ++i) merge = steps_[i].back() == steps[i][d] * out_shape[d];
+    if (merge) {
+      out_shape_.back() *= out_shape[d];
+      for (size_t i = 0; i < inputs.size(); ++i) steps_[i].back() = steps[i][d];
+      continue;
+    }
+    out_shape_.push_back(out_shape[d]);
+    for (size_t i = 0; i < inputs.size(); ++i) steps_[i].push_back(steps[i][d]);
+  }
+  coord_.assign(out_shape_.size(), 0);
   int64_t rest = start;  // start > 0 only in a non-empty output, whose dims are not 0
   for (size_t k = coord_.size(); k-- > 0 && rest > 0;) {
-    coord_[k] = rest % out_shape[k];
-    rest /= out_shape[k];
+    coord_[k] = rest % out_shape_[k];
+    rest /= out_shape_[k];
     for (size_t i = 0; i < index_.size(); ++i) index_[i] += coord_[k] * steps_[i][k];
   }
+}
+
+void BroadcastWalk::Advance(int64_t n) {
+  if (coord_.empty()) return;
+  coord_.back() += n - 1;
+  for (size_t i = 0; i < index_.size(); ++i) index_[i] += (n - 1) * steps_[i].back();
+  Next();
 }
 
 void BroadcastWalk::Next() {

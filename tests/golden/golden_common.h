@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "kernel/dtype.h"
@@ -14,8 +15,23 @@ namespace golden {
 
 using Dtype = aclcpu::kernel::DType;
 
-// Exact value of an element given as its raw bits (16 or 32 of them).
-float Widen(Dtype dtype, uint32_t bits);
+namespace detail {
+// The value of each of the 65536 bit patterns of FLOAT16 or BF16, decoded once (golden_common.cpp).
+const float* Values16(Dtype dtype);
+}  // namespace detail
+
+// Exact value of an element given as its raw bits (16 or 32 of them). The 16-bit dtypes' values
+// are decoded through double arithmetic once, into a table.
+inline float Widen(Dtype dtype, uint32_t bits) {
+  if (dtype == Dtype::kFloat32) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  }
+  static const float* const float16 = detail::Values16(Dtype::kFloat16);
+  static const float* const bfloat16 = detail::Values16(Dtype::kBFloat16);
+  return (dtype == Dtype::kFloat16 ? float16 : bfloat16)[bits & 0xffffu];
+}
 // value rounded to dtype, to nearest with ties to even; overflow gives +-inf, NaN stays NaN.
 uint32_t Narrow(Dtype dtype, float value);
 
@@ -38,7 +54,12 @@ struct View {
   Fetch fetch = nullptr;
 
   static View Of(const Tensor& tensor) { return View{tensor.dtype, tensor.shape, tensor.bits.data(), 4, nullptr}; }
-  uint32_t Bits(int64_t index) const;
+  uint32_t Bits(int64_t index) const {
+    if (fetch != nullptr) return fetch(data, index);
+    const unsigned char* p = static_cast<const unsigned char*>(data) + index * word_bytes;
+    const uint32_t low = static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8;
+    return word_bytes == 2 ? low : low | static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+  }
   float Value(int64_t index) const { return Widen(dtype, Bits(index)); }
 };
 
@@ -49,12 +70,20 @@ bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector
 int64_t Count(const std::vector<int64_t>& shape);
 
 // Walks the elements of a broadcast output in row-major order, keeping for each input the
-// row-major index of the element it contributes (a dim of 1 stays at 0 while out's moves).
+// row-major index of the element it contributes (a dim of 1 stays at 0 while out's moves). Out's
+// dims of 1 are left out and dims that every input walks as one are merged (the order stays the
+// same), so that the innermost run of elements is as long as it can be.
 class BroadcastWalk {
  public:
   BroadcastWalk(const std::vector<int64_t>& out_shape, std::vector<const std::vector<int64_t>*> inputs, int64_t start);
   int64_t index(size_t input) const { return index_[input]; }
   void Next();
+  // The elements from this one to the end of its innermost run (at least 1), along which each
+  // input's index moves by inner_step(input) per element; Advance(n), n from 1 to inner_left(),
+  // moves n elements on.
+  int64_t inner_left() const { return coord_.empty() ? INT64_MAX : out_shape_.back() - coord_.back(); }
+  int64_t inner_step(size_t input) const { return coord_.empty() ? 0 : steps_[input].back(); }
+  void Advance(int64_t n);
 
  private:
   std::vector<int64_t> out_shape_;

@@ -7,12 +7,35 @@ namespace {
 
 constexpr int64_t kChunkRows = 1024;
 constexpr int64_t kAllColumns = 16;
+// The columns of one part of the preparation (the golden's own split of the work).
+constexpr int64_t kColumnBlock = 4096;
 
-// Pairwise: one value, or the pairwise sum of each half (the first count / 2, then the rest).
+// Pairwise: one value, or the pairwise sum of each half (the first count / 2, then the rest); +0
+// for no values.
 double Pairwise(const std::vector<double>& x, int64_t first, int64_t count, int64_t stride) {
+  if (count == 0) return 0.0;
   if (count == 1) return x[static_cast<size_t>(first)];
   const int64_t half = count / 2;
   return Pairwise(x, first, half, stride) + Pairwise(x, first + half * stride, count - half, stride);
+}
+
+// Calls f(i, l) for the losses l = d * d, d = x - y, of the broadcast elements first + i, i from 0
+// to count - 1, in order: along each innermost run the inputs' indices just step.
+template <class F>
+void WalkLosses(const std::vector<int64_t>& shape, const View& self, const View& target, int64_t first, int64_t count,
+                F f) {
+  BroadcastWalk walk(shape, {&self.shape, &target.shape}, first);
+  for (int64_t done = 0; done < count;) {
+    const int64_t run = std::min(count - done, walk.inner_left());
+    const int64_t step_x = walk.inner_step(0), step_y = walk.inner_step(1);
+    int64_t x = walk.index(0), y = walk.index(1);
+    for (int64_t i = 0; i < run; ++i, x += step_x, y += step_y) {
+      const float d = self.Value(x) - target.Value(y);
+      f(done + i, d * d);
+    }
+    walk.Advance(run);
+    done += run;
+  }
 }
 
 }  // namespace
@@ -24,7 +47,9 @@ MseLossGolden::MseLossGolden(const View& self, const View& target, int reduction
   elements_ = Count(shape_);
   if (reduction == 0) {
     out_shape_ = shape_;
-  } else if (axis0) {
+    return;
+  }
+  if (axis0) {
     out_shape_.assign(shape_.begin() + (shape_.empty() ? 0 : 1), shape_.end());
     rows_ = shape_.empty() ? 1 : shape_[0];
     columns_ = rows_ == 0 ? 0 : elements_ / rows_;
@@ -33,59 +58,86 @@ MseLossGolden::MseLossGolden(const View& self, const View& target, int reduction
     rows_ = (elements_ + kAllColumns - 1) / kAllColumns;
   }
   chunks_ = (rows_ + kChunkRows - 1) / kChunkRows;
+  direct_ = axis0 && chunks_ <= 1;
+  if (direct_) return;
+  column_blocks_ = (columns_ + kColumnBlock - 1) / kColumnBlock;
+  parts_ = chunks_ * column_blocks_;
   partials_.assign(static_cast<size_t>(chunks_ * columns_), 0.0);
 }
 
-void MseLossGolden::PrepareChunk(int64_t chunk) {
+float MseLossGolden::Summand(float loss) const {
+  return axis0_ ? Widen(compute_, Narrow(compute_, loss)) : loss;  // MseLossOut sums the "none" losses
+}
+
+void MseLossGolden::AddRow(int64_t first, int64_t count, double* sums) const {
+  WalkLosses(shape_, self_, target_, first, count,
+             [&](int64_t i, float loss) { sums[i] += static_cast<double>(Summand(loss)); });
+}
+
+uint32_t MseLossGolden::Store(float value) const {  // to the compute dtype, then to out's
+  const uint32_t rounded = Narrow(compute_, value);
+  return out_dtype_ == compute_ ? rounded : Narrow(out_dtype_, Widen(compute_, rounded));
+}
+
+void MseLossGolden::PreparePart(int64_t part) {
+  const int64_t chunk = part / column_blocks_;
+  const int64_t first_column = part % column_blocks_ * kColumnBlock;
+  const int64_t width = std::min(kColumnBlock, columns_ - first_column);
+  double* sums = partials_.data() + chunk * columns_ + first_column;
+  std::fill(sums, sums + width, 0.0);
+  const int64_t first_row = chunk * kChunkRows;
+  const int64_t end_row = std::min(rows_, first_row + kChunkRows);
+  if (column_blocks_ > 1) {  // each row's part of the block, row after row
+    for (int64_t row = first_row; row < end_row; ++row) AddRow(row * columns_ + first_column, width, sums);
+    return;
+  }
   // The chunk's rows are consecutive elements: walk them in order, each column's sum taking its
   // values row after row.
-  const int64_t first = chunk * kChunkRows * columns_;
-  const int64_t end = std::min(elements_, (chunk + 1) * kChunkRows * columns_);
-  std::vector<double> sums(static_cast<size_t>(columns_), 0.0);
-  BroadcastWalk walk(shape_, {&self_.shape, &target_.shape}, first);
-  for (int64_t e = first; e < end; ++e, walk.Next()) {
-    const float d = self_.Value(walk.index(0)) - target_.Value(walk.index(1));
-    float l = d * d;
-    if (axis0_) l = Widen(compute_, Narrow(compute_, l));  // MseLossOut sums the "none" losses
-    sums[static_cast<size_t>(e % columns_)] += static_cast<double>(l);
-  }
-  for (int64_t k = 0; k < columns_; ++k)
-    partials_[static_cast<size_t>(chunk * columns_ + k)] = sums[static_cast<size_t>(k)];
+  const int64_t first = first_row * columns_;
+  const int64_t end = std::min(elements_, end_row * columns_);
+  int64_t column = 0;
+  WalkLosses(shape_, self_, target_, first, end - first, [&](int64_t, float loss) {
+    sums[column] += static_cast<double>(Summand(loss));
+    if (++column == columns_) column = 0;
+  });
 }
 
 void MseLossGolden::Compute(int64_t begin, int64_t end, uint32_t* bits) const {
-  auto store = [this](float value) {  // to the compute dtype, then to out's
-    const uint32_t rounded = Narrow(compute_, value);
-    return out_dtype_ == compute_ ? rounded : Narrow(out_dtype_, Widen(compute_, rounded));
-  };
   if (reduction_ == 0) {
-    BroadcastWalk walk(shape_, {&self_.shape, &target_.shape}, begin);
-    for (int64_t i = begin; i < end; ++i, walk.Next()) {
-      const float d = self_.Value(walk.index(0)) - target_.Value(walk.index(1));
-      bits[i - begin] = store(d * d);
+    WalkLosses(shape_, self_, target_, begin, end - begin, [&](int64_t i, float loss) { bits[i] = Store(loss); });
+    return;
+  }
+  const bool mean = reduction_ == 1;
+  if (direct_) {  // one chunk: each column's sum from +0 over its rows in order
+    std::vector<double> sums(static_cast<size_t>(end - begin), 0.0);
+    for (int64_t row = 0; row < rows_; ++row) AddRow(row * columns_ + begin, end - begin, sums.data());
+    for (int64_t i = begin; i < end; ++i) {
+      double value = sums[static_cast<size_t>(i - begin)];
+      if (mean) value /= static_cast<double>(rows_);
+      bits[i - begin] = Store(static_cast<float>(value));
     }
     return;
   }
   auto total = [this](int64_t column) { return Pairwise(partials_, column, chunks_, columns_); };
-  for (int64_t i = begin; i < end; ++i) {
-    double value;
-    if (axis0_) {
-      value = total(i);
-      if (reduction_ == 1) value /= static_cast<double>(rows_);
-    } else {
-      std::vector<double> columns;
-      for (int64_t k = 0; k < kAllColumns; ++k) columns.push_back(total(k));
-      value = Pairwise(columns, 0, kAllColumns, 1);
-      if (reduction_ == 1) value /= static_cast<double>(elements_);
+  if (axis0_) {
+    for (int64_t i = begin; i < end; ++i) {
+      double value = total(i);
+      if (mean) value /= static_cast<double>(rows_);
+      bits[i - begin] = Store(static_cast<float>(value));
     }
-    bits[i - begin] = store(static_cast<float>(value));
+    return;
   }
+  std::vector<double> columns;
+  for (int64_t k = 0; k < kAllColumns; ++k) columns.push_back(total(k));
+  double value = Pairwise(columns, 0, kAllColumns, 1);
+  if (mean) value /= static_cast<double>(elements_);
+  for (int64_t i = begin; i < end; ++i) bits[i - begin] = Store(static_cast<float>(value));
 }
 
 Tensor MseLoss(const Tensor& self, const Tensor& target, int reduction, bool axis0, Dtype out_dtype) {
   MseLossGolden golden(View::Of(self), View::Of(target), reduction, axis0, out_dtype);
   Tensor out{out_dtype, golden.shape(), {}};
-  for (int64_t c = 0; c < golden.chunks(); ++c) golden.PrepareChunk(c);
+  for (int64_t p = 0; p < golden.parts(); ++p) golden.PreparePart(p);
   out.bits.resize(static_cast<size_t>(Count(out.shape)));
   golden.Compute(0, Count(out.shape), out.bits.data());
   return out;

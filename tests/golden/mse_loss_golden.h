@@ -7,10 +7,12 @@
 //   (aclnnMseLoss), C = M / dim0 over dim 0 (aclnnMseLossOut, whose losses are first rounded to
 //   the compute dtype, as ops-nn computes its "none" loss tensor before reducing it);
 // - chunks of 1024 rows: per chunk and column a float64 sum from +0 in row order;
-// - per column, the chunks' sums combined pairwise (halves split at count / 2);
+// - per column, the chunks' sums combined pairwise (halves split at count / 2; no chunks: +0);
 // - over all elements, the 16 column totals combined pairwise the same way;
 // - divided by N for the mean (M, or dim 0's size), rounded to float32, to the compute dtype,
 //   then converted to out's dtype.
+// How the work is split (below) changes no sum: each (chunk, column) sum is the same whoever
+// computes it.
 #ifndef ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GOLDEN_H_
 #define ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GOLDEN_H_
 
@@ -21,8 +23,10 @@
 
 namespace golden {
 
-// The output of one MseLoss, computed in pieces: PrepareChunk for every chunk (any order, any
-// thread) before Compute for mean and sum; Compute alone for none.
+// The output of one MseLoss, computed in pieces: PreparePart for every part (any order, any
+// thread, concurrently) before Compute, which may then run concurrently on any ranges.
+// Memory: the chunks' sums when there are several chunks (M / 1024 to M / 64 bytes); none for
+// reduction none, nor for a sum over dim 0 of at most 1024 rows, which Compute sums directly.
 class MseLossGolden {
  public:
   // reduction: the aclnn API's 0 none, 1 mean, 2 sum. axis0: aclnnMseLossOut's reduction over dim 0.
@@ -30,12 +34,20 @@ class MseLossGolden {
   MseLossGolden(const View& self, const View& target, int reduction, bool axis0, Dtype out_dtype);
 
   const std::vector<int64_t>& shape() const { return out_shape_; }
-  int64_t chunks() const { return reduction_ == 0 ? 0 : chunks_; }
-  void PrepareChunk(int64_t chunk);
+  int64_t parts() const { return parts_; }
+  // Part p: the sums of chunk p / column_blocks for a block of columns.
+  void PreparePart(int64_t part);
   // Output elements [begin, end) as raw bits of out_dtype.
   void Compute(int64_t begin, int64_t end, uint32_t* bits) const;
 
  private:
+  // What a reduction adds for a loss: the loss itself, or (axis0) the loss rounded to the compute
+  // dtype, as MseLossOut sums the "none" loss tensor.
+  float Summand(float loss) const;
+  // Adds the losses of elements [first, first + count) to sums[0 .. count).
+  void AddRow(int64_t first, int64_t count, double* sums) const;
+  uint32_t Store(float value) const;
+
   View self_, target_;
   int reduction_;
   bool axis0_;
@@ -43,7 +55,9 @@ class MseLossGolden {
   std::vector<int64_t> shape_;      // the broadcast shape
   std::vector<int64_t> out_shape_;  // none: shape_; axis0: shape_ without dim 0; else 0-d
   int64_t elements_ = 0, rows_ = 0, columns_ = 0, chunks_ = 0;
-  std::vector<double> partials_;  // [chunk][column]
+  int64_t column_blocks_ = 0, parts_ = 0;
+  bool direct_ = false;           // axis0 with one chunk: Compute sums each column itself
+  std::vector<double> partials_;  // [chunk][column], when not direct
 };
 
 // The whole output of MseLoss (axis0 false) or MseLossOut (axis0 true).

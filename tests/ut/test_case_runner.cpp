@@ -223,7 +223,10 @@ TEST(CaseRunnerCsvCases, TheExampleOfCasesMd) {
 TEST(CaseRunnerCsvCases, AMalformedRowIsACaseWithAnErrorNamingItsField) {
   const std::string header = "testcase_name,input_shapes,input_dtypes,attributes,input_data_ranges,is_enabled\n";
   const std::vector<std::pair<std::string, std::string>> rows = {
-      {"a,\"((1,), (1,))\",\"('float32',)\",,,1", "field input_shapes: expected 3 shapes (predict, label and dout)"},
+      {"a,\"((1,), (1,), (1,), (1,))\",\"('float32',)\",,,1",
+       "field op_name: empty, and 4 input shapes fit no operator; name one of mse_loss_grad (predict, label, dout) or "
+       "mse_loss (predict, label)"},
+      {"a,\"(1, 2)\",\"('float32',)\",,,1", "field input_shapes: predict: a shape must be a list of dims"},
       {"a,\"((1,), (1,), (-1,))\",\"('float32',)\",,,1",
        "field input_shapes: dout: dims must be non-negative integers"},
       {"a,\"((1,), (1,), (1,))\",float64,,,1", "field input_dtypes: column 1: unknown word \"float64\""},
@@ -332,8 +335,11 @@ TEST(CaseRunnerCsvCases, RealTableForms) {
     EXPECT_FALSE(input.range.uniform);
   }
   const std::string header = "testcase_name,op_name,input_shapes,input_dtypes,precision_tolerances\n";
+  EXPECT_EQ(ParseCases(header + "x,mse_loss_v2,\"((1,), (1,), (1,))\",\"('float32',)\",\n")[0].error,
+            "field op_name: \"mse_loss_v2\" is not an operator this runner knows; expected " + cr::KernelOpNames());
+  EXPECT_EQ(cr::KernelOpNames(), "mse_loss_grad or mse_loss");
   EXPECT_EQ(ParseCases(header + "x,mse_loss,\"((1,), (1,), (1,))\",\"('float32',)\",\n")[0].error,
-            "field op_name: \"mse_loss\" is not an operator this runner knows; expected " + cr::KernelOpNames());
+            "field input_shapes: expected 2 shapes (predict and label)");
   EXPECT_EQ(ParseCases(header + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",\"((0.1,),)\"\n")[0].error,
             "field precision_tolerances: expected one (relative error, share) pair such as ((0.001, 0.001),)");
   EXPECT_EQ(ParseCases(header + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",\"((0.1, 2),)\"\n")[0].error,
@@ -367,7 +373,10 @@ TEST(CaseRunnerJsonCases, AnUnreadableCaseIsReportedAndTheOthersKept) {
       {with("[0, 1]", "1", ", " + input("self", "0")), "field inputs[4].name: self is listed twice"},
       {"{\"id\": 7, \"name\": \"c\", \"aclnn_name\": \"Add\", \"inputs\": []}",
        "field aclnn_name: \"Add\" is not an API this runner knows; expected " + cr::ApiOpNames()},
-      {"{\"id\": 7, \"name\": \"c\", \"inputs\": []}", "field inputs: no self tensor"},
+      {"{\"id\": 7, \"name\": \"c\", \"aclnn_name\": \"MseLoss\", \"inputs\": []}", "field inputs: no self tensor"},
+      {"{\"id\": 7, \"name\": \"c\", \"inputs\": []}",
+       "field aclnn_name: missing, and the tensors it lists () fit MseLoss or MseLossOut; name one of MseLossBackward "
+       "(self, target, gradOutput), MseLoss (self, target) or MseLossOut (self, target)"},
       {"{\"id\": 7, \"inputs\": []}", "field name: missing, or not a non-empty string"},
       {"{\"name\": \"c\", \"inputs\": []}", "field id: missing, or not an integer"},
       {"{\"id\": \"7\", \"name\": \"c\", \"inputs\": []}", "field id: missing, or not an integer"},

@@ -1,5 +1,6 @@
 #include "case_files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -229,18 +230,31 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     return true;
   }
   if (!enabled.empty() && enabled != "1") return FieldError("is_enabled", "\"" + enabled + "\" is not 0 or 1", error);
+  Value shapes;
+  if (get(col.shapes).empty()) return FieldError("input_shapes", "empty", error);
+  if (!ParsePythonField(get(col.shapes), "input_shapes", &shapes, error)) return false;
   const std::string op_name = get(col.op);
-  c->op = FindKernelOp(op_name.empty() ? AllOps().front()->kernel_name : op_name);
-  if (c->op == nullptr) {
-    return FieldError("op_name",
-                      "\"" + op_name + "\" is not an operator this runner knows; expected " + KernelOpNames(), error);
+  if (!op_name.empty()) {
+    c->op = FindKernelOp(op_name);
+    if (c->op == nullptr) {
+      return FieldError("op_name",
+                        "\"" + op_name + "\" is not an operator this runner knows; expected " + KernelOpNames(), error);
+    }
+  } else {  // no op named (or no op_name column): the one kernel op that takes that many inputs
+    const size_t given = shapes.kind == Kind::kList ? shapes.items.size() : 0;
+    const std::vector<const OpInfo*> fit = KernelOpsTaking(given);
+    if (fit.size() != 1) {
+      return FieldError("op_name",
+                        "empty, and " + std::to_string(given) + " input shapes fit " +
+                            (fit.empty() ? std::string("no operator") : OpNames(fit, false)) + "; name one of " +
+                            KernelOpNames(true),
+                        error);
+    }
+    c->op = fit.front();
   }
   const OpInfo& op = *c->op;
   const size_t count = op.inputs.size();
 
-  Value shapes;
-  if (get(col.shapes).empty()) return FieldError("input_shapes", "empty", error);
-  if (!ParsePythonField(get(col.shapes), "input_shapes", &shapes, error)) return false;
   if (shapes.kind != Kind::kList || shapes.items.size() != count) {
     return FieldError("input_shapes", "expected " + std::to_string(count) + " shapes (" + InputNames(op, false) + ")",
                       error);
@@ -265,10 +279,17 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     Value value;
     if (!ParsePythonField(get(col.out_shapes), "output_shapes", &value, error)) return false;
     std::string why;
-    if (value.kind != Kind::kList || value.items.size() != 1) {
-      return FieldError("output_shapes", "expected one shape, such as ((32, 8),)", error);
+    // A tuple of one shape, ((32, 8),); or, as some tables write it, the shape alone: (32, 8),
+    // ((32, 8)) (which Python reads as (32, 8)) and () for 0-d.
+    const bool flat =
+        value.kind == Kind::kList &&
+        std::all_of(value.items.begin(), value.items.end(), [](const Value& item) { return item.kind == Kind::kInt; });
+    if (!flat && (value.kind != Kind::kList || value.items.size() != 1)) {
+      return FieldError("output_shapes", "expected one shape, such as ((32, 8),) or (32, 8)", error);
     }
-    if (!ToShape(value.items[0], &c->output_shape, &why)) return FieldError("output_shapes", why, error);
+    if (!ToShape(flat ? value : value.items[0], &c->output_shape, &why)) {
+      return FieldError("output_shapes", why, error);
+    }
     c->has_output_shape = true;
   }
   if (!get(col.out_dtypes).empty()) {
@@ -361,14 +382,37 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
   c->id = id->integer;
   const Value* api = item.Find("aclnn_name");
   if (api != nullptr && api->kind != Kind::kString) return FieldError("aclnn_name", "not a string", error);
-  c->op = FindApiOp(api == nullptr ? AllOps().front()->api_name : api->text);
-  if (c->op == nullptr) {
-    return FieldError("aclnn_name", "\"" + api->text + "\" is not an API this runner knows; expected " + ApiOpNames(),
-                      error);
-  }
-  const OpInfo& op = *c->op;
   const Value* inputs = item.Find("inputs");
   if (inputs == nullptr || inputs->kind != Kind::kList) return FieldError("inputs", "missing, or not a list", error);
+  if (api != nullptr) {
+    c->op = FindApiOp(api->text);
+    if (c->op == nullptr) {
+      return FieldError("aclnn_name", "\"" + api->text + "\" is not an API this runner knows; expected " + ApiOpNames(),
+                        error);
+    }
+  } else {  // no aclnn_name: the one API that the tensors the case lists choose (ops.h)
+    std::vector<std::string> tensors;
+    for (const Value& input : inputs->items) {
+      const Value* type = input.kind == Kind::kDict ? input.Find("type") : nullptr;
+      const Value* input_name = input.kind == Kind::kDict ? input.Find("name") : nullptr;
+      if (type != nullptr && type->kind == Kind::kString && type->text == "tensor" && input_name != nullptr &&
+          input_name->kind == Kind::kString) {
+        tensors.push_back(input_name->text);
+      }
+    }
+    const std::vector<const OpInfo*> fit = ApiOpsFor(tensors);
+    if (fit.size() != 1) {
+      std::string listed;
+      for (const std::string& tensor : tensors) listed += (listed.empty() ? "" : ", ") + tensor;
+      return FieldError("aclnn_name",
+                        "missing, and the tensors it lists (" + listed + ") fit " +
+                            (fit.empty() ? std::string("no API") : OpNames(fit, true)) + "; name one of " +
+                            ApiOpNames(true),
+                        error);
+    }
+    c->op = fit.front();
+  }
+  const OpInfo& op = *c->op;
   c->inputs.assign(op.inputs.size(), TensorSpec{});
   std::vector<bool> seen(op.inputs.size(), false);
   bool seen_reduction = false;

@@ -27,7 +27,7 @@ uint64_t Mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-float GenerateValue(const ValueRange& range, uint64_t key, int64_t index) {
+inline float GenerateValue(const ValueRange& range, uint64_t key, int64_t index) {
   const uint64_t word = Mix(key + static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull);
   const size_t specials = range.specials.size();
   if (!range.uniform) return range.specials[static_cast<size_t>(word % specials)];
@@ -39,6 +39,29 @@ float GenerateValue(const ValueRange& range, uint64_t key, int64_t index) {
   const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;    // [0, 1)
   return static_cast<float>(range.lo * (1.0 - u) + range.hi * u);  // no overflow for wide ranges
 }
+
+// kernel::FloatToFloat16Bits, the same bits, without a data-dependent branch for a normal half:
+// adding just under half a unit, plus the kept lowest bit, rounds to nearest with ties to even.
+uint16_t ToFloat16Bits(float value) {
+  const uint32_t bits = aclcpu::kernel::FloatBits(value);
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  constexpr uint32_t kSmallestNormal = 0x38800000u, kOverflow = 0x477ff000u;  // 2^-14; 65520
+  if (magnitude - kSmallestNormal < kOverflow - kSmallestNormal) {
+    const uint32_t rebiased = magnitude - 0x38000000u;
+    return static_cast<uint16_t>(((bits >> 16) & 0x8000u) | ((rebiased + 0xfffu + ((rebiased >> 13) & 1u)) >> 13));
+  }
+  return aclcpu::kernel::FloatToFloat16Bits(value);
+}
+
+struct ToFloat32 {
+  uint32_t operator()(float value) const { return aclcpu::kernel::FloatBits(value); }
+};
+struct ToFloat16 {
+  uint16_t operator()(float value) const { return ToFloat16Bits(value); }
+};
+struct ToBFloat16 {
+  uint16_t operator()(float value) const { return aclcpu::kernel::FloatToBFloat16Bits(value); }
+};
 
 template <typename Bits, typename Narrow>
 void Fill(const TensorSpec& spec, uint64_t key, int64_t begin, int64_t end, char* out, Narrow narrow) {
@@ -70,16 +93,15 @@ uint32_t GenerateBits(const TensorSpec& spec, uint64_t key, int64_t index) {
 }
 
 void GenerateInput(const TensorSpec& spec, uint64_t key, int64_t begin, int64_t end, char* out) {
-  namespace k = aclcpu::kernel;
   switch (spec.dtype) {
     case Dtype::kFloat32:
-      Fill<uint32_t>(spec, key, begin, end, out, &k::FloatBits);
+      Fill<uint32_t>(spec, key, begin, end, out, ToFloat32{});
       return;
     case Dtype::kFloat16:
-      Fill<uint16_t>(spec, key, begin, end, out, &k::FloatToFloat16Bits);
+      Fill<uint16_t>(spec, key, begin, end, out, ToFloat16{});
       return;
     case Dtype::kBFloat16:
-      Fill<uint16_t>(spec, key, begin, end, out, &k::FloatToBFloat16Bits);
+      Fill<uint16_t>(spec, key, begin, end, out, ToBFloat16{});
       return;
   }
 }

@@ -249,13 +249,14 @@ int Main(int argc, char** argv) {
 
   std::printf("seed %llu\n", static_cast<unsigned long long>(options.seed));
   std::fflush(stdout);
-  size_t passed = 0, failed = 0, skipped = 0;
+  size_t passed = 0, failed = 0, skipped = 0, set_aside = 0;
   std::vector<JunitCase> junit;
   Progress progress(runs.size());
   RunAll(runs, options, budget, [&](size_t index, const Verdict& verdict) {
     passed += verdict.outcome == Outcome::kPass ? 1 : 0;
     failed += verdict.outcome == Outcome::kFail ? 1 : 0;
     skipped += verdict.outcome == Outcome::kSkip ? 1 : 0;
+    set_aside += verdict.output_shape_set_aside ? 1 : 0;
     if (!verdict.line.empty()) {
       progress.Clear();
       std::printf("%s\n", verdict.line.c_str());
@@ -269,6 +270,12 @@ int Main(int argc, char** argv) {
   });
   progress.Clear();
   if (need_runtime) StopRuntime();
+  if (set_aside > 0) {
+    std::printf(
+        "NOTE %zu %s of reducing ops (mean, sum) %s output_shapes other than infer shape's 0-d y, such as "
+        "the input's shape or (1,): judged against infer shape's\n",
+        set_aside, set_aside == 1 ? "row" : "rows", set_aside == 1 ? "has" : "have");
+  }
   std::printf("%zu passed, %zu failed", passed, failed);
   if (skipped > 0) std::printf(", %zu skipped", skipped);
   std::printf("\n");

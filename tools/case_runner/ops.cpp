@@ -1,14 +1,19 @@
 // The op table. Each operator's entry points to its functions in op_<name>.cpp.
 #include "ops.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "ops/loss/common/loss_reduction.h"
 
 namespace case_runner {
 
 extern const OpInfo kMseLossGradOp;  // op_mse_loss_grad.cpp
+extern const OpInfo kMseLossOp;      // op_mse_loss.cpp
+extern const OpInfo kMseLossOutOp;   // op_mse_loss.cpp
 
 const std::vector<const OpInfo*>& AllOps() {
-  static const std::vector<const OpInfo*> ops = {&kMseLossGradOp};
+  static const std::vector<const OpInfo*> ops = {&kMseLossGradOp, &kMseLossOp, &kMseLossOutOp};
   return ops;
 }
 
@@ -26,25 +31,78 @@ const OpInfo* FindApiOp(const std::string& aclnn_name) {
   return nullptr;
 }
 
+std::vector<const OpInfo*> KernelOpsTaking(size_t count) {
+  std::vector<const OpInfo*> ops;
+  for (const OpInfo* op : AllOps()) {
+    if (op->kernel_name != nullptr && op->inputs.size() == count) ops.push_back(op);
+  }
+  return ops;
+}
+
 namespace {
 
-std::string JoinNames(bool api) {
-  std::vector<std::string> names;
-  for (const OpInfo* op : AllOps()) {
-    const char* name = api ? op->api_name : op->kernel_name;
-    if (name != nullptr) names.push_back(name);
+bool TakesTensor(const OpInfo& op, const std::string& name) {
+  for (const OperandNames& input : op.inputs) {
+    if (name == input.api) return true;
   }
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i) {
-    text += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
-  }
-  return text;
+  return false;
 }
 
 }  // namespace
 
-std::string KernelOpNames() { return JoinNames(false); }
-std::string ApiOpNames() { return JoinNames(true); }
+std::vector<const OpInfo*> ApiOpsFor(const std::vector<std::string>& names) {
+  std::vector<const OpInfo*> apis, fit;
+  for (const OpInfo* op : AllOps()) {
+    if (op->api_name != nullptr) apis.push_back(op);
+  }
+  for (const OpInfo* op : apis) {
+    bool takes_all = true;
+    for (const std::string& name : names) {
+      // A name no API takes does not choose between them (reading the case reports it).
+      const bool known =
+          std::any_of(apis.begin(), apis.end(), [&](const OpInfo* api) { return TakesTensor(*api, name); });
+      takes_all = takes_all && (!known || TakesTensor(*op, name));
+    }
+    if (takes_all) fit.push_back(op);
+  }
+  size_t fewest = SIZE_MAX;
+  for (const OpInfo* op : fit) fewest = std::min(fewest, op->inputs.size());
+  std::vector<const OpInfo*> smallest;
+  for (const OpInfo* op : fit) {
+    if (op->inputs.size() == fewest) smallest.push_back(op);
+  }
+  return smallest;
+}
+
+std::string OpNames(const std::vector<const OpInfo*>& ops, bool api, bool with_inputs) {
+  std::string text;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    text += i == 0 ? "" : (i + 1 == ops.size() ? " or " : ", ");
+    text += api ? ops[i]->api_name : ops[i]->kernel_name;
+    if (!with_inputs) continue;
+    text += " (";
+    for (size_t k = 0; k < ops[i]->inputs.size(); ++k) {
+      text += (k == 0 ? "" : ", ") + std::string(api ? ops[i]->inputs[k].api : ops[i]->inputs[k].kernel);
+    }
+    text += ")";
+  }
+  return text;
+}
+
+namespace {
+
+std::vector<const OpInfo*> OpsOfLevel(bool api) {
+  std::vector<const OpInfo*> ops;
+  for (const OpInfo* op : AllOps()) {
+    if ((api ? op->api_name : op->kernel_name) != nullptr) ops.push_back(op);
+  }
+  return ops;
+}
+
+}  // namespace
+
+std::string KernelOpNames(bool with_inputs) { return OpNames(OpsOfLevel(false), false, with_inputs); }
+std::string ApiOpNames(bool with_inputs) { return OpNames(OpsOfLevel(true), true, with_inputs); }
 
 bool ReductionNumber(const std::string& reduction, int64_t* number) {
   aclcpu::loss::Reduction value;

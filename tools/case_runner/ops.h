@@ -24,6 +24,11 @@ struct TensorBuffer {
   char* data = nullptr;
 };
 
+// What an output holds before the op writes it: a finite value in every dtype (0x5a5a5a5a as
+// float32, 0x5a5a as float16 and bfloat16), so that an element left unwritten is a mismatch, and
+// an op that writes nothing can be judged by expecting it.
+constexpr int kUnwrittenByte = 0x5a;
+
 // The expected output of one run, computed in pieces so that no full copy of it is ever held.
 class GoldenOutput {
  public:
@@ -38,6 +43,7 @@ class GoldenOutput {
 
  protected:
   GoldenOutput(Dtype dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {}
+  void set_shape(std::vector<int64_t> shape) { shape_ = std::move(shape); }
 
  private:
   Dtype dtype_;
@@ -52,14 +58,15 @@ struct OperandNames {
 
 struct OpInfo {
   const char* api_name;     // JSON aclnn_name, e.g. "MseLossBackward"
-  const char* kernel_name;  // CSV op_name, e.g. "mse_loss_grad"
+  const char* kernel_name;  // CSV op_name, e.g. "mse_loss_grad"; null for an API without a kernel row
   const char* kernel_type;  // the definition's type, also accepted as op_name: "MseLossGrad"
   // In this order in Case::inputs and in every function below. The CSV lists them in this order;
   // the JSON by name.
   std::vector<OperandNames> inputs;
 
-  // Kernel level. Infer: the definition's checks, infer shape and infer dtype (false with *error
-  // naming the step). Run: tiling and kernel on inputs already filled, writing y.
+  // Kernel level (null when kernel_name is). Infer: the definition's checks, infer shape and infer
+  // dtype (false with *error naming the step); the runner compares the row's output_shapes and
+  // output_dtypes with the result. Run: tiling and kernel on inputs already filled, writing y.
   bool (*kernel_infer)(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error);
   bool (*kernel_run)(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error);
   // The definition's default reduction string (a row without one).
@@ -84,9 +91,17 @@ const std::vector<const OpInfo*>& AllOps();
 // The op a CSV op_name or a JSON aclnn_name names; null when none does.
 const OpInfo* FindKernelOp(const std::string& op_name);
 const OpInfo* FindApiOp(const std::string& aclnn_name);
-// "mse_loss_grad" or "MseLossBackward, MseLoss or MseLossOut": for messages.
-std::string KernelOpNames();
-std::string ApiOpNames();
+// For a row or case that does not name its op. The kernel ops that take `count` inputs. The API
+// ops that take every tensor in `names` (a name no API takes is left out of the choice), and of
+// those the ones with the fewest inputs.
+std::vector<const OpInfo*> KernelOpsTaking(size_t count);
+std::vector<const OpInfo*> ApiOpsFor(const std::vector<std::string>& names);
+// "mse_loss_grad or mse_loss", "MseLossBackward, MseLoss or MseLossOut": for messages. With
+// inputs: "mse_loss_grad (predict, label, dout) or mse_loss (predict, label)".
+std::string KernelOpNames(bool with_inputs = false);
+std::string ApiOpNames(bool with_inputs = false);
+// The names of a list of ops, joined the same way.
+std::string OpNames(const std::vector<const OpInfo*>& ops, bool api, bool with_inputs = false);
 
 // The aclnn API's number (0 none, 1 mean, 2 sum) of a kernel-level reduction string; false for
 // an unknown string.

@@ -29,9 +29,11 @@ using aclcpu::kernel::ElementSize;
 // Inputs are generated, outputs judged and files written in pieces of this many elements: the
 // unit of parallel work, and the size of each thread's staging buffers.
 constexpr int64_t kPieceElements = int64_t{1} << 18;
-// What an output holds before the op writes it: a finite value in every dtype (0x5a5a5a5a as
-// float32, 0x5a5a as float16 and bfloat16), so that an element left unwritten is a mismatch.
-constexpr int kUnwrittenByte = 0x5a;
+// Runs whose tensors take at least this many bytes check, when they start, that the memory
+// available now (other processes may have taken some since the budget was set) still holds them.
+constexpr int64_t kRecheckBytes = int64_t{64} << 20;
+// What that check leaves to the rest of the machine.
+constexpr int64_t kMemoryMargin = int64_t{512} << 20;
 
 int64_t Numel(const std::vector<int64_t>& shape) {
   int64_t numel = 1;
@@ -221,10 +223,14 @@ bool ReadBits(const RunTensor& tensor, int64_t begin, int64_t end, uint32_t* bit
   const int64_t size = ElementSize(tensor.dtype);
   const char* bytes = nullptr;
   if (!tensor.memory.Read(begin * size, (end - begin) * size, &bytes, error)) return false;
-  for (int64_t i = 0; i < end - begin; ++i) {
-    uint32_t value = 0;
-    for (int64_t b = 0; b < size; ++b)
-      value |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[i * size + b])) << (8 * b);
+  const int64_t count = end - begin;
+  if (size == 4) {
+    std::memcpy(bits, bytes, static_cast<size_t>(count) * 4);  // little-endian hosts, as the generator
+    return true;
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    uint16_t value;
+    std::memcpy(&value, bytes + i * 2, 2);
     bits[i] = value;
   }
   return true;
@@ -400,14 +406,46 @@ int64_t GoldenReduction(const Run& run, std::string* text) {
 }
 
 // The output the op should give: its shape and dtype (for the API level, the out tensor a user
-// creates). False with *error when the kernel level's infer steps reject the case.
-bool ExpectedOutput(const Run& run, std::vector<int64_t>* shape, Dtype* dtype, std::string* error) {
+// creates). False with *error when the kernel level's infer steps reject the case, or the row's
+// output_shapes or output_dtypes differ from what they give -- except that a reducing row's
+// (mean, sum) output_shapes is set aside when infer shape gives 0-d (*set_aside, when given,
+// says so): ops-nn's tables write the input's shape or (1,) there.
+bool ExpectedOutput(const Run& run, std::vector<int64_t>* shape, Dtype* dtype, std::string* error,
+                    bool* set_aside = nullptr) {
   const Case& c = *run.c;
+  if (set_aside != nullptr) *set_aside = false;
   if (c.level == Case::Level::kApi) {
     c.op->api_out(c.inputs, run.reduction, shape, dtype);
     return true;
   }
-  return c.op->kernel_infer(c, shape, dtype, error);
+  if (!c.op->kernel_infer(c, shape, dtype, error)) return false;
+  if (c.has_output_shape && c.output_shape != *shape) {
+    std::string text;
+    const int64_t reduction = GoldenReduction(run, &text);
+    if (!shape->empty() || (reduction != 1 && reduction != 2)) {
+      *error = "output_shapes says " + ShapeText(c.output_shape) + " but infer shape gives " + ShapeText(*shape);
+      return false;
+    }
+    if (set_aside != nullptr) *set_aside = true;
+  }
+  if (c.has_output_dtype && c.output_dtype != *dtype) {
+    *error = std::string("output_dtypes says ") + aclcpu::kernel::Traits(c.output_dtype).long_name +
+             " but infer dtype gives " + aclcpu::kernel::Traits(*dtype).long_name;
+    return false;
+  }
+  return true;
+}
+
+// MemAvailable of /proc/meminfo in bytes; -1 when it cannot be read.
+int64_t MemAvailableNow() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  int64_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(64, '\n');
+  }
+  return -1;
 }
 
 // Runs the op at the case's level on generated inputs; *output is its output.
@@ -517,7 +555,8 @@ std::string Dump(const std::string& dir, const Run& run, const std::vector<Gener
   return "; dumped to " + dir + "/" + stem + ".*.npy" + (bf16 ? " (bf16 as '<u2' bits in *.bf16-as-u2.npy)" : "");
 }
 
-Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool) {
+Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, int64_t others_in_flight,
+                WorkPool& pool) {
   const Case& c = *run.c;
   if (!c.error.empty()) {
     return {Outcome::kFail, "UNREADABLE " + c.where + (c.name.empty() ? "" : " (" + c.Label() + ")") + ": " + c.error};
@@ -527,6 +566,22 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
   if (need > memory_budget) {
     return {Outcome::kSkip, "SKIP " + run.name + " (" + c.where + "): its tensors need " + ByteText(need) +
                                 ", more than the memory budget of " + ByteText(memory_budget)};
+  }
+  if (need >= kRecheckBytes) {
+    const int64_t available = MemAvailableNow();
+    const int64_t room = available - kMemoryMargin - others_in_flight;
+    if (available >= 0 && need > room) {
+      return {Outcome::kSkip, "SKIP " + run.name + " (" + c.where + "): its tensors need " + ByteText(need) +
+                                  ", more than the memory available now: " + ByteText(std::max<int64_t>(room, 0)) +
+                                  " (MemAvailable less 512 MiB and the cases in flight)"};
+    }
+  }
+  Verdict verdict;
+  {
+    std::vector<int64_t> shape;
+    Dtype dtype;
+    std::string ignored;
+    ExpectedOutput(run, &shape, &dtype, &ignored, &verdict.output_shape_set_aside);
   }
   const std::string label = "FAIL " + run.name + " (" + c.where + "): ";
   std::vector<GeneratedInput> generated;
@@ -576,12 +631,13 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
     }
   }
   const bool failed = !problem.empty();
-  std::string line = failed ? label + problem : "";
+  verdict.line = failed ? label + problem : "";
   if (!options.dump_dir.empty() && (failed || options.dump_all)) {
     const std::string note = Dump(options.dump_dir, run, generated, golden.get(), have_actual ? &actual : nullptr);
-    if (failed) line += note;
+    if (failed) verdict.line += note;
   }
-  return {failed ? Outcome::kFail : Outcome::kPass, line};
+  verdict.outcome = failed ? Outcome::kFail : Outcome::kPass;
+  return verdict;
 }
 
 }  // namespace
@@ -637,13 +693,8 @@ int64_t RunBytes(const Run& run, const Options& options) {
 
 int64_t DefaultMemoryBudget() {
   // MemAvailable: what the kernel says can be used without swapping. Keep a margin for the rest.
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  int64_t kib = 0;
-  while (meminfo >> key >> kib) {
-    if (key == "MemAvailable:") return std::max<int64_t>(kib * 1024 / 10 * 9 - (int64_t{512} << 20), int64_t{1} << 28);
-    meminfo.ignore(64, '\n');
-  }
+  const int64_t available = MemAvailableNow();
+  if (available >= 0) return std::max<int64_t>(available / 10 * 9 - kMemoryMargin, int64_t{1} << 28);
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   return pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page / 2 : int64_t{4} << 30;
 }
@@ -666,11 +717,12 @@ void StopRuntime() {
 
 // ---- all runs -----------------------------------------------------------------------------------
 
-Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool) {
+Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, int64_t others_in_flight,
+                   WorkPool& pool) {
   const auto start = std::chrono::steady_clock::now();
   Verdict verdict;
   try {
-    verdict = Execute(run, options, memory_budget, pool);
+    verdict = Execute(run, options, memory_budget, others_in_flight, pool);
   } catch (const std::exception& e) {  // e.g. out of memory: this case fails, the others still run
     verdict = Verdict{Outcome::kFail, "FAIL " + run.name + " (" + run.c->where + "): " + e.what()};
   }
@@ -706,9 +758,10 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
       }
       ++next;
       ++running;
+      const int64_t others_in_flight = bytes_in_use;
       bytes_in_use += need;
       lock.unlock();
-      Verdict verdict = ExecuteRun(runs[index], options, memory_budget, pool);
+      Verdict verdict = ExecuteRun(runs[index], options, memory_budget, others_in_flight, pool);
       lock.lock();
       --running;
       bytes_in_use -= need;

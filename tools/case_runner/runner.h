@@ -43,6 +43,9 @@ struct Verdict {
   Outcome outcome = Outcome::kFail;
   std::string line;  // the report line of a failure or of a skip that needs one
   double seconds = 0.0;
+  // A reducing CSV row whose output_shapes differs from infer shape's 0-d y: judged against the
+  // latter (the report says how many such rows ran).
+  bool output_shape_set_aside = false;
 };
 
 // CSV testcase_names and JSON (name, id) pairs must be unique: later ones become unreadable.
@@ -59,7 +62,10 @@ int64_t DefaultMemoryBudget();
 bool StartRuntime(std::string* error);
 void StopRuntime();
 
-Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool);
+// others_in_flight: the bytes of the other runs in flight (a large run checks that the memory
+// available now holds its tensors beside them).
+Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, int64_t others_in_flight,
+                   WorkPool& pool);
 
 // Runs every run on options.jobs threads: whole runs at once as long as their tensors fit in the
 // budget together, their parallel parts spread over all threads. Calls report(i, verdict) for

@@ -1,0 +1,221 @@
+// MseLoss in the op table, as two entries: MseLoss -- the CSV's mse_loss rows (predict, label) at
+// the kernel level, and the JSON's MseLoss cases (self, target) through aclnnMseLoss -- and
+// MseLossOut, the JSON's MseLossOut cases through aclnnMseLossOut (an API without a kernel row of
+// its own: it runs the same kernel).
+#include <algorithm>
+#include <memory>
+#include <new>
+
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "golden/mse_loss_golden.h"
+#include "kernel/tensor_view.h"
+#include "nnopbase/nnopbase_internal.h"
+#include "op_graph/mse_loss_def.h"
+#include "op_host/mse_loss_infer.h"
+#include "op_host/mse_loss_tiling.h"
+#include "op_kernel/mse_loss_kernel.h"
+#include "ops.h"
+
+namespace case_runner {
+namespace {
+
+namespace mse = aclcpu::mse_loss;
+namespace kernel = aclcpu::kernel;
+
+// In the order of OpInfo::inputs.
+enum Input { kSelf = 0, kTarget = 1 };
+
+std::string KernelReduction(const Case& c) { return c.has_reduction ? c.reduction : mse::Attrs().reduction; }
+
+// ---- kernel level: ops-nn's definition rules (one shape and one dtype for predict and label) ----
+
+bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
+  const aclcpu::OpDefinition& definition = mse::Definition();
+  for (const TensorSpec& input : c.inputs) {
+    if (std::find(definition.dtypes.begin(), definition.dtypes.end(), input.dtype) == definition.dtypes.end()) {
+      *error = "the definition does not allow " + input.name + " dtype " + kernel::DTypeName(input.dtype);
+      return false;
+    }
+  }
+  std::string why;
+  if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, KernelReduction(c), y_shape, &why)) {
+    *error = "infer shape rejected the case: " + why;
+    return false;
+  }
+  *y_dtype = mse::InferDtype(c.inputs[kSelf].dtype);
+  return true;
+}
+
+kernel::TensorView ViewOf(const TensorBuffer& buffer) {
+  return kernel::TensorView{buffer.dtype, buffer.shape, kernel::ContiguousStrides(buffer.shape), buffer.data};
+}
+
+struct AlignedFree {
+  void operator()(char* p) const { ::operator delete (p, std::align_val_t{64}, std::nothrow); }
+};
+
+bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error) {
+  mse::TilingInput tiling_input;
+  tiling_input.predict = ViewOf(inputs[kSelf]);
+  tiling_input.label = ViewOf(inputs[kTarget]);
+  tiling_input.y = ViewOf(y);  // infer dtype's: the compute dtype, stored as it is
+  tiling_input.store_dtype = y.dtype;
+  tiling_input.reduction = KernelReduction(c);
+  tiling_input.fused = false;                                      // the kernel as the graph drives it
+  const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();  // as the aclnn layer tiles
+  tiling_input.platform = kernel::Platform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
+  mse::TilingData tiling;
+  std::string why;
+  if (!mse::ComputeTiling(tiling_input, &tiling, &why)) {
+    *error = "tiling rejected the case: " + why;
+    return false;
+  }
+  // The reduction's partial sums (chunks x 16 float64: 1/128 of a byte per element at most).
+  std::unique_ptr<char, AlignedFree> workspace;
+  if (tiling.workspace_bytes > 0) {
+    workspace.reset(static_cast<char*>(
+        ::operator new (static_cast<size_t>(tiling.workspace_bytes), std::align_val_t{64}, std::nothrow)));
+    if (workspace == nullptr) {
+      *error = "cannot allocate the kernel's workspace of " + std::to_string(tiling.workspace_bytes) + " bytes";
+      return false;
+    }
+  }
+  if (!mse::RunKernel(tiling, inputs[kSelf].data, inputs[kTarget].data, y.data, workspace.get(),
+                      aclcpu::KernelThreadPool())) {
+    *error = "the kernel has no variant for tiling key " + std::to_string(tiling.tiling_key);
+    return false;
+  }
+  return true;
+}
+
+const char* KernelDefaultReduction() { return mse::Definition().reduction_default.c_str(); }
+
+// ---- API level ----
+
+// out's dtype: the promotion of self's and target's (the same dtype, else FLOAT), which is what
+// the operator computes in, so out holds the result without a further conversion.
+Dtype PromotedDtype(const std::vector<TensorSpec>& inputs) {
+  return inputs[kSelf].dtype == inputs[kTarget].dtype ? inputs[kSelf].dtype : Dtype::kFloat32;
+}
+
+// The broadcast shape; self's when the shapes do not broadcast (for the API to reject).
+std::vector<int64_t> ApiBroadcast(const std::vector<TensorSpec>& inputs) {
+  std::vector<int64_t> shape = inputs[kSelf].shape;
+  golden::BroadcastShape({inputs[kSelf].shape, inputs[kTarget].shape}, &shape);
+  return shape;
+}
+
+// aclnnMseLoss: the broadcast shape for none, 0-d for mean and sum.
+void LossOut(const std::vector<TensorSpec>& inputs, int64_t reduction, std::vector<int64_t>* shape, Dtype* dtype) {
+  *dtype = PromotedDtype(inputs);
+  *shape = reduction == 1 || reduction == 2 ? std::vector<int64_t>{} : ApiBroadcast(inputs);
+}
+
+// aclnnMseLossOut: the broadcast shape for none, without its dim 0 for mean and sum.
+void OutOut(const std::vector<TensorSpec>& inputs, int64_t reduction, std::vector<int64_t>* shape, Dtype* dtype) {
+  *dtype = PromotedDtype(inputs);
+  *shape = ApiBroadcast(inputs);
+  if ((reduction == 1 || reduction == 2) && !shape->empty()) shape->erase(shape->begin());
+}
+
+aclnnStatus LossPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
+                         uint64_t* workspace_size, aclOpExecutor** executor) {
+  return aclnnMseLossGetWorkspaceSize(inputs[kSelf], inputs[kTarget], reduction, out, workspace_size, executor);
+}
+
+aclnnStatus OutPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
+                        uint64_t* workspace_size, aclOpExecutor** executor) {
+  return aclnnMseLossOutGetWorkspaceSize(inputs[kSelf], inputs[kTarget], reduction, out, workspace_size, executor);
+}
+
+// ---- golden ----
+
+class Golden final : public GoldenOutput {
+ public:
+  Golden(const std::vector<golden::View>& inputs, int reduction, bool axis0, Dtype out_dtype)
+      : GoldenOutput(out_dtype, {}), golden_(inputs[kSelf], inputs[kTarget], reduction, axis0, out_dtype) {
+    set_shape(golden_.shape());
+  }
+  int64_t PrepareParts() const override { return golden_.parts(); }
+  void Prepare(int64_t part) override { golden_.PreparePart(part); }
+  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override { golden_.Compute(begin, end, bits); }
+
+ private:
+  golden::MseLossGolden golden_;
+};
+
+// What an op that writes nothing leaves: the runner's fill.
+class Unwritten final : public GoldenOutput {
+ public:
+  Unwritten(Dtype dtype, std::vector<int64_t> shape) : GoldenOutput(dtype, std::move(shape)) {}
+  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override {
+    const uint32_t fill = kUnwrittenByte * (dtype() == Dtype::kFloat32 ? 0x01010101u : 0x0101u);
+    std::fill(bits, bits + (end - begin), fill);
+  }
+};
+
+std::unique_ptr<GoldenOutput> MakeGolden(bool axis0, const std::vector<golden::View>& inputs, int64_t reduction,
+                                         Dtype out_dtype, std::string* why) {
+  std::vector<int64_t> shape;
+  if (!golden::BroadcastShape({inputs[kSelf].shape, inputs[kTarget].shape}, &shape)) {
+    *why = "the input shapes do not broadcast";
+    return nullptr;
+  }
+  if (reduction < 0 || reduction > 2) {
+    *why = "reduction " + std::to_string(reduction) + " has no golden";
+    return nullptr;
+  }
+  // aclnnMseLossOut returns at once for an empty input, whatever out is (as ops-nn's does).
+  if (axis0 && golden::Count(shape) == 0 && reduction != 0) {
+    shape.erase(shape.begin());
+    return std::make_unique<Unwritten>(out_dtype, shape);
+  }
+  return std::make_unique<Golden>(inputs, static_cast<int>(reduction), axis0, out_dtype);
+}
+
+std::unique_ptr<GoldenOutput> LossGolden(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
+                                         std::string* why) {
+  return MakeGolden(false, inputs, reduction, out_dtype, why);
+}
+
+std::unique_ptr<GoldenOutput> OutGolden(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
+                                        std::string* why) {
+  return MakeGolden(true, inputs, reduction, out_dtype, why);
+}
+
+}  // namespace
+
+extern const OpInfo kMseLossOp;
+const OpInfo kMseLossOp = {
+    "MseLoss",
+    "mse_loss",
+    "MseLoss",
+    {{"self", "predict"}, {"target", "label"}},
+    &KernelInfer,
+    &KernelRun,
+    &KernelDefaultReduction,
+    &LossOut,
+    &LossPhaseOne,
+    &aclnnMseLoss,
+    "aclnnMseLossGetWorkspaceSize",
+    &LossGolden,
+};
+
+extern const OpInfo kMseLossOutOp;
+const OpInfo kMseLossOutOp = {
+    "MseLossOut",
+    nullptr,
+    nullptr,
+    {{"self", "predict"}, {"target", "label"}},
+    nullptr,
+    nullptr,
+    nullptr,
+    &OutOut,
+    &OutPhaseOne,
+    &aclnnMseLossOut,
+    "aclnnMseLossOutGetWorkspaceSize",
+    &OutGolden,
+};
+
+}  // namespace case_runner
