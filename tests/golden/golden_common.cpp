@@ -23,14 +23,18 @@ struct Format {
   int exponent_bias;
 };
 
+constexpr Format kFloat32Format{24, -126, 23, 8, 127};
+constexpr Format kFloat16Format{11, -14, 10, 5, 15};
+constexpr Format kBFloat16Format{8, -126, 7, 8, 127};
+
 Format FormatOf(Dtype dtype) {
   switch (dtype) {
     case Dtype::kFloat32:
-      return Format{24, -126, 23, 8, 127};
+      return kFloat32Format;
     case Dtype::kFloat16:
-      return Format{11, -14, 10, 5, 15};
+      return kFloat16Format;
     case Dtype::kBFloat16:
-      return Format{8, -126, 7, 8, 127};
+      return kBFloat16Format;
   }
   return Format{};
 }
@@ -60,33 +64,9 @@ double Decode(const Format& f, uint32_t bits) {
   return negative ? -magnitude : magnitude;
 }
 
-}  // namespace
-
-int64_t Count(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
-namespace detail {
-
-std::vector<float> DecodeAll(Dtype dtype) {
-  std::vector<float> values;
-  for (uint32_t bits = 0; bits < 0x10000u; ++bits) values.push_back(static_cast<float>(Decode(FormatOf(dtype), bits)));
-  return values;
-}
-
-const float* Values16(Dtype dtype) {
-  static const std::vector<float> float16 = DecodeAll(Dtype::kFloat16);
-  static const std::vector<float> bfloat16 = DecodeAll(Dtype::kBFloat16);
-  return (dtype == Dtype::kFloat16 ? float16 : bfloat16).data();
-}
-
-}  // namespace detail
-
-uint32_t Narrow(Dtype dtype, float value) {
-  if (dtype == Dtype::kFloat32) return ToBits32(value);
-  const Format f = FormatOf(dtype);
+// value rounded to the 16-bit format f (a constant: each format its own instance).
+template <const Format& f>
+uint32_t NarrowTo(float value) {
   const uint32_t sign = std::signbit(value) ? 1u << (f.mantissa_bits + f.exponent_bits) : 0u;
   const uint32_t all_ones = (1u << f.exponent_bits) - 1u;  // the exponent field of inf and NaN
   if (std::isnan(value)) return (all_ones << f.mantissa_bits) | (1u << (f.mantissa_bits - 1));  // the quiet NaN
@@ -114,6 +94,42 @@ uint32_t Narrow(Dtype dtype, float value) {
   if (field >= static_cast<int>(all_ones)) return sign | (all_ones << f.mantissa_bits);  // overflow: inf
   return sign | (static_cast<uint32_t>(field) << f.mantissa_bits) | static_cast<uint32_t>(units - implicit_one);
 }
+
+}  // namespace
+
+int64_t Count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+uint32_t Narrow(Dtype dtype, float value) {
+  switch (dtype) {
+    case Dtype::kFloat16:
+      return NarrowTo<kFloat16Format>(value);
+    case Dtype::kBFloat16:
+      return NarrowTo<kBFloat16Format>(value);
+    case Dtype::kFloat32:
+      break;
+  }
+  return ToBits32(value);
+}
+
+namespace detail {
+
+std::vector<float> DecodeAll(Dtype dtype) {
+  std::vector<float> values;
+  for (uint32_t bits = 0; bits < 0x10000u; ++bits) values.push_back(static_cast<float>(Decode(FormatOf(dtype), bits)));
+  return values;
+}
+
+const float* Values16(Dtype dtype) {
+  static const std::vector<float> float16 = DecodeAll(Dtype::kFloat16);
+  static const std::vector<float> bfloat16 = DecodeAll(Dtype::kBFloat16);
+  return (dtype == Dtype::kFloat16 ? float16 : bfloat16).data();
+}
+
+}  // namespace detail
 
 bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out) {
   size_t rank = 0;
