@@ -10,6 +10,8 @@
 #                 lets one case run at a time; a case over the budget is skipped with its bytes
 #      junit:     --junit writes a file that JUNIT_CHECK reads as well-formed JUnit whose counts are
 #                 the summary line's; --list names every run without running it
+#      forward:   the forward op's forms: the NOTE on reducing rows' output_shapes, ops chosen for
+#                 rows that name none, out's dtype and shape per API, a case too large to hold
 foreach(var RUNNER CASES WORK_DIR MODE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "${var} is not set")
@@ -21,8 +23,11 @@ file(MAKE_DIRECTORY ${WORK_DIR})
 set(csv ${CASES}/mse_loss_grad_kernel.csv)
 set(real_csv ${CASES}/mse_loss_grad_kernel_real_columns.csv)
 set(json ${CASES}/mse_loss_backward_api.json)
-set(samples ${csv} ${real_csv} ${json})
-set(sample_summary "55 passed, 0 failed, 2 skipped")
+set(forward_csv ${CASES}/mse_loss_kernel_real_columns.csv)
+set(forward_json ${CASES}/mse_loss_forward_api.json)
+set(samples ${csv} ${real_csv} ${json} ${forward_csv} ${forward_json})
+set(sample_summary "107 passed, 0 failed, 3 skipped")
+set(sample_note "NOTE 6 rows of reducing ops \\(mean, sum\\) have output_shapes other than infer shape's 0-d y, such as the input's shape or \\(1,\\): judged against infer shape's\n")
 
 # run(<expected exit code> <runner arguments>...): stdout in `out`, stderr in `err`.
 function(run expected)
@@ -68,11 +73,20 @@ if(MODE STREQUAL "corrupt")
          "\nUNREADABLE [^\n]*corrupt.json case id 3 at line 22 \\(bad_dtype#3\\): field inputs\\[0\\].dtype: unknown dtype \"fp64\""
          "\nUNREADABLE [^\n]*corrupt.json case at index 4 at line 29: the case is not a JSON object\n"
          "\nFAIL bad_reduction_value#5\\[reduction=3\\] \\([^\n]*\\): aclnnMseLossBackwardGetWorkspaceSize returned 161002: "
-         "\nUNREADABLE [^\n]*corrupt.json case id 0 at line 37 \\(good_json_first#0\\): duplicate \\(name, id\\) \\(first at [^\n]*corrupt.json case id 0 at line 2\\)\n")
-  if(out MATCHES "(good_csv_last|good_json_first#8|reduction=2)")
+         "\nUNREADABLE [^\n]*corrupt.json case id 0 at line 37 \\(good_json_first#0\\): duplicate \\(name, id\\) \\(first at [^\n]*corrupt.json case id 0 at line 2\\)\n"
+         "\nFAIL bad_forward_none_output \\([^\n]*line 11\\): output_shapes says \\[5\\] but infer shape gives \\[4\\]\n"
+         "\nFAIL bad_forward_shapes_differ \\([^\n]*line 12\\): infer shape rejected the case: predict \\[4\\] and label \\[1\\] differ in shape\n"
+         "\nFAIL bad_forward_dtypes_differ \\([^\n]*line 13\\): tiling rejected the case: MseLoss: predict FLOAT, label FLOAT16 and y FLOAT must have one dtype\n"
+         "\nFAIL bad_forward_output_dtype \\([^\n]*line 14\\): output_dtypes says float32 but infer dtype gives float16\n"
+         "\nUNREADABLE [^\n]*corrupt.csv line 15 \\(bad_op_name_empty_four_inputs\\): field op_name: empty, and 4 input shapes fit no operator. name one of mse_loss_grad \\(predict, label, dout\\) or mse_loss \\(predict, label\\)\n"
+         "\nUNREADABLE [^\n]*corrupt.csv line 16 \\(bad_output_shapes_two\\): field output_shapes: expected one shape"
+         "\nUNREADABLE [^\n]*corrupt.json case id 9 at line 51 \\(bad_forward_no_aclnn_name#9\\): field aclnn_name: missing, and the tensors it lists \\(self, target\\) fit MseLoss or MseLossOut. name one of "
+         "\nFAIL bad_forward_no_broadcast#10 \\([^\n]*\\): aclnnMseLossOutGetWorkspaceSize returned 161002: [^\n]*do not broadcast"
+         "\nNOTE 1 row of reducing ops \\(mean, sum\\) has output_shapes other than infer shape's 0-d y[^\n]*\n[0-9]+ passed")
+  if(out MATCHES "(good_csv_last|good_json_first#8|good_json_last|reduction=2)")
     message(FATAL_ERROR "a passing case is in the report:\n${out}")
   endif()
-  expect_last_line("${out}" "5 passed, 14 failed")
+  expect_last_line("${out}" "6 passed, 22 failed")
 
 elseif(MODE STREQUAL "unusable")
   run(2 ${WORK_DIR}/missing.csv)
@@ -96,8 +110,8 @@ elseif(MODE STREQUAL "compare")
   run(0 --dump-all ${WORK_DIR}/dump ${samples})
   file(GLOB goldens ${WORK_DIR}/dump/*.golden.npy ${WORK_DIR}/dump/*.golden.bf16-as-u2.npy)
   list(LENGTH goldens count)
-  if(NOT count EQUAL 55)
-    message(FATAL_ERROR "expected 55 dumped goldens, found ${count}")
+  if(NOT count EQUAL 107)
+    message(FATAL_ERROR "expected 107 dumped goldens, found ${count}")
   endif()
   file(MAKE_DIRECTORY ${WORK_DIR}/npu)
   foreach(golden IN LISTS goldens)
@@ -115,7 +129,7 @@ elseif(MODE STREQUAL "compare")
   expect("${out}"
          "\nFAIL api_fp32_mean_same_shape#1 \\([^\n]*\\): [0-9]+ of 256 elements \\([0-9.]+%\\) over rtol 0.0001 \\(allowed: 0.1%\\). first at index [0-9]+: expected -?[0-9.e+-]+ \\(0x[0-9a-f]+\\), actual -?[0-9.e+-]+ \\(0x[0-9a-f]+\\)\n"
          "\nFAIL kernel_fp32_all_0d \\([^\n]*\\): no output to compare: [^\n]*kernel_fp32_all_0d.npy: cannot open")
-  expect_last_line("${out}" "53 passed, 2 failed, 2 skipped")
+  expect_last_line("${out}" "105 passed, 2 failed, 3 skipped")
   # Everything over the threshold, but a share of 1 allowed.
   run(0 --compare ${WORK_DIR}/npu --rtol-share 1 --filter "api_fp32_mean_same_shape#1" ${json})
   # A row's precision_tolerances sets compare mode's thresholds: real_fp32_sum_any_share allows a
@@ -174,7 +188,7 @@ elseif(MODE STREQUAL "installed")
   endif()
   set(RUNNER ${WORK_DIR}/prefix/bin/aclnn_case_runner)
   run(0 ${samples})
-  expect_last_line("${out}" "${sample_summary}")
+  expect("${out}" "\n${sample_note}${sample_summary}\n$")
 
 elseif(MODE STREQUAL "jobs")
   set(all ${samples} ${CASES}/bad/corrupt.csv ${CASES}/bad/corrupt.json)
@@ -186,14 +200,15 @@ elseif(MODE STREQUAL "jobs")
       message(FATAL_ERROR "the report with --jobs ${jobs} differs from --jobs 1:\n${out}\n---\n${one}")
     endif()
   endforeach()
-  # 1 MiB: the three large*parallel cases need more and are skipped with their bytes; the others
-  # run whenever they fit beside each other; the rest of the report is the same.
+  # 1 MiB: the large*parallel cases need more and are skipped with their bytes; the others run
+  # whenever they fit beside each other; the rest of the report is the same but for the NOTE,
+  # which counts only the rows that ran.
   run(1 --jobs 3 --memory-budget 1M ${all})
   expect("${out}" "\nSKIP kernel_fp32_large_parallel \\([^\n]*\\): its tensors need 4194304 bytes \\(4.0 MiB\\), more than the memory budget of 1048576 bytes \\(1.0 MiB\\)\n"
          "\nSKIP api_fp16_large_parallel#11 \\([^\n]*\\): its tensors need 1573888 bytes")
   string(REGEX REPLACE "\nSKIP [^\n]*large[^\n]*parallel[^\n]*" "" skipped_out "${out}")
-  string(REGEX REPLACE "[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\n$" "" skipped_out "${skipped_out}")
-  string(REGEX REPLACE "[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\n$" "" one_lines "${one}")
+  string(REGEX REPLACE "NOTE [^\n]*\n[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\n$" "" skipped_out "${skipped_out}")
+  string(REGEX REPLACE "NOTE [^\n]*\n[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\n$" "" one_lines "${one}")
   if(NOT skipped_out STREQUAL one_lines)
     message(FATAL_ERROR "a small memory budget changed the report beyond its skips:\n${out}")
   endif()
@@ -226,8 +241,8 @@ elseif(MODE STREQUAL "junit")
   run(0 --list ${samples})
   string(REGEX MATCHALL "\n" lines "${out}")
   list(LENGTH lines count)
-  if(NOT count EQUAL 57)
-    message(FATAL_ERROR "--list printed ${count} lines, not 57:\n${out}")
+  if(NOT count EQUAL 110)
+    message(FATAL_ERROR "--list printed ${count} lines, not 110:\n${out}")
   endif()
   expect("${out}" "^kernel_fp32_mean_same_shape \\([^\n]*line 2\\): mse_loss_grad predict float32 \\[32, 8\\], "
          "\napi_bf16_every_reduction#0\\[reduction=1\\] \\([^\n]*\\): MseLossBackward self bfloat16 \\[6, 5, 4\\]"
@@ -235,6 +250,47 @@ elseif(MODE STREQUAL "junit")
   if(out MATCHES "seed|passed")
     message(FATAL_ERROR "--list ran the cases:\n${out}")
   endif()
+
+elseif(MODE STREQUAL "forward")
+  # The forward files alone: every run passes; the NOTE line, once, just before the summary.
+  run(0 ${forward_csv} ${forward_json})
+  expect("${out}" "^seed 1\n${sample_note}52 passed, 0 failed, 1 skipped\n$")
+  run(0 --filter fwd_fp16_sum_output_one ${forward_csv})
+  expect("${out}" "^seed 1\nNOTE 1 row of reducing ops [^\n]* has output_shapes [^\n]*\n1 passed, 0 failed\n$")
+  # Flat output_shapes, (64,30,2) and ((4,128,1,10)): read as that shape; a 0-d ((),) agrees with
+  # infer shape; neither is noted.
+  run(0 --filter "fwd_*_flat_output*" ${forward_csv})
+  expect("${out}" "^seed 1\n2 passed, 0 failed\n$")
+  run(0 --filter fwd_bf16_sum_output_0d ${forward_csv})
+  expect("${out}" "^seed 1\n1 passed, 0 failed\n$")
+  # Rows that name no op run the one op that takes that many inputs.
+  run(0 --list ${forward_csv})
+  expect("${out}" "\nfwd_op_name_empty_two_inputs \\([^\n]*\\): mse_loss predict float16 \\[9\\], label float16 \\[9\\]\n"
+         "\ngrad_op_name_empty_three_inputs \\([^\n]*\\): mse_loss_grad predict float16 \\[9\\], label float16 \\[9\\], dout float16 \\[\\]\n"
+         "\nfwd_default_reduction_no_attributes \\([^\n]*\\): mse_loss ")
+  # out: the promotion of the two dtypes; 0-d (MseLoss) or without dim 0 (MseLossOut) for mean and sum.
+  run(0 --filter "test_mse_loss#[23]" --dump-all ${WORK_DIR}/mixed ${forward_json})
+  run(0 --filter "test_mse_loss#1" --dump-all ${WORK_DIR}/same ${forward_json})
+  run(0 --filter "test_mse_loss_out#[01]" --dump-all ${WORK_DIR}/out ${forward_json})
+  foreach(check "mixed/test_mse_loss#2.golden.npy|'<f4'.*'shape': \\(\\)"
+                "mixed/test_mse_loss#3.golden.npy|'<f4'.*'shape': \\(5, 3, 4\\)"
+                "same/test_mse_loss#1.golden.bf16-as-u2.npy|'<u2'.*'shape': \\(\\)"
+                "out/test_mse_loss_out#0.golden.npy|'<f4'.*'shape': \\(5, 4\\)"
+                "out/test_mse_loss_out#1.golden.npy|'<f4'.*'shape': \\(3,\\)")
+    string(REPLACE "|" ";" check "${check}")
+    list(GET check 0 file)
+    list(GET check 1 header)
+    file(STRINGS ${WORK_DIR}/${file} npy REGEX "descr" LIMIT_COUNT 1)
+    expect("${npy}" "${header}")
+  endforeach()
+  # A case far beyond any memory is skipped with the bytes it needs; nothing is allocated for it.
+  file(WRITE ${WORK_DIR}/huge.json "[{\"id\": 0, \"name\": \"huge\", \"aclnn_name\": \"MseLoss\", \"inputs\": [
+    {\"name\": \"self\", \"type\": \"tensor\", \"dtype\": \"bf16\", \"shape\": [256, 15, 131073, 7, 1024], \"range_values\": [-1, 1]},
+    {\"name\": \"target\", \"type\": \"tensor\", \"dtype\": \"bf16\", \"shape\": [256, 15, 131073, 7, 1024], \"range_values\": [-1, 1]},
+    {\"name\": \"reduction\", \"type\": \"attr\", \"dtype\": \"int\", \"range_values\": 0}]}]")
+  run(0 ${WORK_DIR}/huge.json)
+  expect("${out}" "\nSKIP huge#0 \\([^\n]*\\): its tensors need 21646800322560 bytes \\(20160.15 GiB\\), more than the memory budget of "
+         "\n0 passed, 0 failed, 1 skipped\n$")
 
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")

@@ -4,16 +4,19 @@
 // mutated file either parses or is reported, and nothing crashes or throws.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "case_files.h"
+#include "golden/mse_loss_golden.h"
 #include "golden/mse_loss_grad_golden.h"
 #include "inputs.h"
 #include "judge.h"
@@ -391,6 +394,129 @@ TEST(CaseRunnerJsonCases, AnUnreadableCaseIsReportedAndTheOthersKept) {
   EXPECT_EQ(ParseCases("[" + with("[0, 1]", "1", "") + "]")[0].error, "");
 }
 
+// The forward op's real forms: ops-nn's 26 columns with CRLF line ends, reducing rows whose
+// output_shapes repeats the input's shape or says (1,), flat output_shapes, specials mixed in, and
+// rows that name no op.
+const char kForwardCsv[] =
+    "testcase_name,network_name,op_name,input_shapes,input_dtypes,input_formats,output_shapes,output_dtypes,"
+    "output_formats,input_ori_shapes,input_ori_formats,output_ori_shapes,output_ori_formats,attributes,"
+    "input_data_ranges,precision_tolerances,absolute_precision,output_inplace_indexes,"
+    "output_shape_unknown_indexes,is_enabled,remark,soc_series,priority,dump_file_prefix,manual_input_binaries,"
+    "manual_golden_binaries\r\n"
+    "f_mean,UNKNOWN,mse_loss,\"((8,3,2), (8,3,2))\",\"('float16', 'float16')\",\"('ND', 'ND')\",\"((8,3,2),)\","
+    "\"('float16',)\",\"('ND',)\",\"((8,3,2), (8,3,2))\",\"('ND', 'ND')\",\"((8,3,2),)\",\"('ND',)\","
+    "{'reduction': 'mean'},\"((-100, 100,0,-0,inf,-inf,nan), (-1, 1))\",\"((0.0001, 0.0001),)\",,,,1,,,,,(),()\r\n"
+    "f_sum,UNKNOWN,mse_loss,\"((5,), (5,))\",\"('bfloat16', 'bfloat16')\",,\"((1,),)\",\"('bfloat16',)\",,,,,,"
+    "{'reduction': 'sum'},\"((0, 0), (-1, 1))\",,,,,1,,,,,(),()\r\n"
+    "f_flat,UNKNOWN,mse_loss,\"((64,30,2), (64,30,2))\",\"('float32', "
+    "'float32')\",,\"(64,30,2)\",\"('float32',)\",,,,,,"
+    "{'reduction': 'none'},,,,,,1,,,,,(),()\r\n"
+    "f_paren,UNKNOWN,MseLoss,\"((4,8,1,10), (4,8,1,10))\",\"('float32',)\",,\"((4,8,1,10))\",,,,,,,"
+    "{'reduction': 'none'},,,,,,1,,,,,(),()\r\n"
+    "f_0d,UNKNOWN,mse_loss,\"((3,), (3,))\",\"('float32',)\",,(),,,,,,,{'reduction': 'mean'},,,,,,1,,,,,(),()\r\n"
+    "f_unnamed,UNKNOWN,,\"((3,), (3,))\",\"('float32',)\",,,,,,,,,,,,,,,1,,,,,(),()\r\n"
+    "g_unnamed,UNKNOWN,,\"((3,), (3,), ())\",\"('float32',)\",,,,,,,,,,,,,,,1,,,,,(),()\r\n";
+
+TEST(CaseRunnerCsvCases, ForwardTableForms) {
+  const std::vector<cr::Case> cases = ParseCases(kForwardCsv);
+  ASSERT_EQ(cases.size(), 7u);
+  for (const cr::Case& c : cases) EXPECT_EQ(c.error, "") << c.name;
+  const cr::OpInfo* loss = cr::FindKernelOp("mse_loss");
+  ASSERT_NE(loss, nullptr);
+  EXPECT_EQ(cr::FindKernelOp("MseLoss"), loss);        // the definition's type
+  EXPECT_EQ(cr::FindApiOp("MseLoss"), loss);           // one entry: both levels
+  EXPECT_EQ(cr::FindKernelOp("MseLossOut"), nullptr);  // an API without a kernel row
+  const cr::Case& mean = cases[0];
+  EXPECT_EQ(mean.op, loss);
+  ASSERT_EQ(mean.inputs.size(), 2u);
+  EXPECT_EQ(mean.inputs[0].name, "predict");
+  EXPECT_EQ(mean.inputs[1].name, "label");
+  EXPECT_EQ(mean.inputs[1].shape, (std::vector<int64_t>{8, 3, 2}));
+  EXPECT_EQ(mean.output_shape, (std::vector<int64_t>{8, 3, 2}));  // as the table says; the runner sets it aside
+  EXPECT_EQ(mean.inputs[0].range.specials.size(), 5u);
+  EXPECT_TRUE(mean.has_tolerance);
+  EXPECT_EQ(cases[1].output_shape, (std::vector<int64_t>{1}));
+  EXPECT_TRUE(cases[1].inputs[0].range.uniform);  // (0, 0): uniform in [0, 0]
+  EXPECT_EQ(cases[1].inputs[0].range.hi, 0.0);
+  // Flat output_shapes: the shape itself, and Python's parentheses around one tuple.
+  EXPECT_TRUE(cases[2].has_output_shape);
+  EXPECT_EQ(cases[2].output_shape, (std::vector<int64_t>{64, 30, 2}));
+  EXPECT_EQ(cases[3].op, loss);
+  EXPECT_EQ(cases[3].output_shape, (std::vector<int64_t>{4, 8, 1, 10}));
+  EXPECT_TRUE(cases[4].has_output_shape);  // () is 0-d
+  EXPECT_TRUE(cases[4].output_shape.empty());
+  // No op_name: the one kernel op that takes as many inputs.
+  EXPECT_EQ(cases[5].op, loss);
+  EXPECT_EQ(cases[6].op, cr::FindKernelOp("mse_loss_grad"));
+  EXPECT_EQ(cr::KernelOpsTaking(2), (std::vector<const cr::OpInfo*>{loss}));
+  EXPECT_TRUE(cr::KernelOpsTaking(1).empty());
+
+  const std::string header = "testcase_name,op_name,input_shapes,input_dtypes,output_shapes\n";
+  EXPECT_EQ(ParseCases(header + "x,mse_loss,\"((1,), (1,))\",'float32',\"((1,), (1,))\"\n")[0].error,
+            "field output_shapes: expected one shape, such as ((32, 8),) or (32, 8)");
+  EXPECT_EQ(ParseCases(header + "x,mse_loss,\"((1,), (1,))\",'float32',\"(1, 'a')\"\n")[0].error,
+            "field output_shapes: expected one shape, such as ((32, 8),) or (32, 8)");
+  EXPECT_EQ(ParseCases(header + "x,mse_loss,\"((1,), (1,))\",'float32',\"(-1,)\"\n")[0].error,
+            "field output_shapes: dims must be non-negative integers");
+  EXPECT_EQ(ParseCases(header + "x,,\"((1,),)\",'float32',\n")[0].error,
+            "field op_name: empty, and 1 input shapes fit no operator; name one of mse_loss_grad (predict, label, "
+            "dout) or mse_loss (predict, label)");
+  // The input_shapes error comes first when the shapes cannot be read at all.
+  EXPECT_EQ(ParseCases(header + "x,,\"((1,)\",'float32',\n")[0].error.rfind("field input_shapes: ", 0), 0u);
+}
+
+TEST(CaseRunnerJsonCases, ForwardListForms) {
+  auto tensor = [](const char* name, const char* dtype, const char* shape) {
+    return std::string("{\"name\": \"") + name + "\", \"type\": \"tensor\", \"required\": true, \"dtype\": \"" + dtype +
+           "\", \"shape\": " + shape + ", \"range_values\": [-1, 1], \"backward\": true, \"align_32B\": null}";
+  };
+  auto one = [&](int id, const char* api, const std::string& inputs) {
+    return std::string("{\"id\": ") + std::to_string(id) + ", \"name\": \"test_mse_loss\"" +
+           (api[0] != '\0' ? std::string(", \"aclnn_name\": \"") + api + "\"" : std::string()) +
+           ", \"api_type\": \"ascend_aclnn_mse_loss\", \"standard\": {\"acc\": \"single_bm\", \"perf\": \"not_key\"}, "
+           "\"inputs\": [" +
+           inputs + ", {\"name\": \"reduction\", \"type\": \"attr\", \"required\": true, \"dtype\": \"int\", " +
+           "\"shape\": null, \"range_values\": [0, 2], \"backward\": false, \"align_32B\": null}]}";
+  };
+  const std::string pair = tensor("self", "bf16", "[4, 3]") + ", " + tensor("target", "fp32", "[1, 3]");
+  const std::vector<cr::Case> cases =
+      ParseCases("[" + one(0, "MseLoss", pair) + ", " + one(1, "MseLossOut", pair) + ", " + one(2, "", pair) + ", " +
+                 one(3, "", tensor("gradOutput", "fp16", "[]") + ", " + pair) + "]");
+  ASSERT_EQ(cases.size(), 4u);
+  const cr::OpInfo* loss = cr::FindApiOp("MseLoss");
+  const cr::OpInfo* out = cr::FindApiOp("MseLossOut");
+  ASSERT_NE(out, nullptr);
+  EXPECT_NE(loss, out);
+  EXPECT_EQ(cases[0].error, "");
+  EXPECT_EQ(cases[0].op, loss);
+  EXPECT_EQ(cases[0].Label(), "test_mse_loss#0");
+  EXPECT_EQ(cases[0].inputs[0].dtype, cr::Dtype::kBFloat16);  // self and target keep their own dtypes
+  EXPECT_EQ(cases[0].inputs[1].dtype, cr::Dtype::kFloat32);
+  EXPECT_EQ(cases[0].inputs[1].shape, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(cases[0].reductions, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(cases[1].error, "");
+  EXPECT_EQ(cases[1].op, out);
+  EXPECT_EQ(cases[1].Label(), "test_mse_loss#1");
+  // No aclnn_name: self and target fit both forward APIs, so the case names one; gradOutput
+  // chooses MseLossBackward.
+  EXPECT_EQ(cases[2].error,
+            "field aclnn_name: missing, and the tensors it lists (self, target) fit MseLoss or MseLossOut; name one of "
+            "MseLossBackward (self, target, gradOutput), MseLoss (self, target) or MseLossOut (self, target)");
+  EXPECT_EQ(cases[3].error, "");
+  EXPECT_EQ(cases[3].op, cr::FindApiOp("MseLossBackward"));
+  EXPECT_EQ(cr::ApiOpsFor({"self", "target"}), (std::vector<const cr::OpInfo*>{loss, out}));
+  EXPECT_EQ(cr::ApiOpsFor({"target", "gradOutput"}),
+            (std::vector<const cr::OpInfo*>{cr::FindApiOp("MseLossBackward")}));
+  EXPECT_EQ(cr::ApiOpsFor({"self", "out"}), (std::vector<const cr::OpInfo*>{loss, out}));  // "out" chooses nothing
+  EXPECT_EQ(cr::ApiOpNames(), "MseLossBackward, MseLoss or MseLossOut");
+  // MseLossOut takes what MseLoss takes: a backward tensor is an error naming the API.
+  const std::vector<cr::Case> wrong =
+      ParseCases("[" + one(4, "MseLossOut", pair + ", " + tensor("gradOutput", "fp32", "[1]")) + "]");
+  EXPECT_EQ(
+      wrong[0].error,
+      "field inputs[2].name: unknown tensor \"gradOutput\"; MseLossOut takes self and target (out is not listed)");
+}
+
 TEST(CaseRunnerNpy, WritesVersion1AndReadsItBack) {
   for (const cr::NpyArray& array : {cr::NpyArray{"<f4", {2, 3}, {1, 2, 3, 0x7fc00000u, 0x80000000u, 0xffffffffu}},
                                     cr::NpyArray{"<f2", {}, {0x3c00}}, cr::NpyArray{"<u2", {3}, {1, 0xffff, 0x7fc0}},
@@ -624,6 +750,197 @@ TEST(CaseRunnerJunit, EscapedWellFormedCountsPerFile) {
   EXPECT_EQ(xml.substr(xml.size() - 14), "</testsuites>\n");
 }
 
+cr::TensorSpec Spec(const char* name, cr::Dtype dtype, std::vector<int64_t> shape) {
+  return cr::TensorSpec{name, dtype, std::move(shape), cr::ValueRange{}};
+}
+
+TEST(CaseRunnerOps, ForwardOutTensorsPerApiAndReduction) {
+  const cr::OpInfo& loss = *cr::FindApiOp("MseLoss");
+  const cr::OpInfo& out = *cr::FindApiOp("MseLossOut");
+  const cr::Dtype f32 = cr::Dtype::kFloat32, f16 = cr::Dtype::kFloat16, bf16 = cr::Dtype::kBFloat16;
+  struct Row {
+    const cr::OpInfo* op;
+    cr::Dtype self, target;
+    std::vector<int64_t> self_shape, target_shape;
+    int64_t reduction;
+    std::vector<int64_t> shape;
+    cr::Dtype dtype;
+  };
+  const std::vector<Row> rows = {
+      {&loss, bf16, bf16, {4, 3}, {3}, 0, {4, 3}, bf16},  // the broadcast shape for none
+      {&loss, bf16, f32, {4, 3}, {1, 3}, 1, {}, f32},     // 0-d for mean and sum; the promotion
+      {&loss, f16, bf16, {2, 1}, {1, 5}, 2, {}, f32},     // FLOAT16 with BF16: FLOAT
+      {&loss, f16, f16, {}, {}, 2, {}, f16},
+      {&out, f32, f16, {6, 5, 4}, {1, 5, 1}, 1, {5, 4}, f32},  // without dim 0 for mean and sum
+      {&out, f16, f16, {6, 5, 4}, {1, 5, 1}, 0, {6, 5, 4}, f16},
+      {&out, bf16, bf16, {7}, {7}, 2, {}, bf16},
+      {&out, f32, f32, {}, {}, 1, {}, f32},         // a 0-d broadcast has no dim 0 to drop
+      {&out, f32, bf16, {3, 2}, {3}, 2, {2}, f32},  // no broadcast: self's shape (the API rejects it)
+  };
+  for (const Row& row : rows) {
+    std::vector<int64_t> shape = {99};
+    cr::Dtype dtype = cr::Dtype::kFloat16;
+    row.op->api_out({Spec("self", row.self, row.self_shape), Spec("target", row.target, row.target_shape)},
+                    row.reduction, &shape, &dtype);
+    EXPECT_EQ(shape, row.shape) << row.op->api_name << " reduction " << row.reduction;
+    EXPECT_EQ(dtype, row.dtype) << row.op->api_name << " reduction " << row.reduction;
+  }
+  EXPECT_STREQ(loss.api_phase_one_name, "aclnnMseLossGetWorkspaceSize");
+  EXPECT_STREQ(out.api_phase_one_name, "aclnnMseLossOutGetWorkspaceSize");
+  EXPECT_EQ(out.kernel_infer, nullptr);
+}
+
+TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
+  const cr::OpInfo& op = *cr::FindKernelOp("mse_loss");
+  auto infer = [&op](std::vector<int64_t> predict, std::vector<int64_t> label, cr::Dtype dtype, const char* reduction,
+                     std::vector<int64_t>* y, cr::Dtype* y_dtype) {
+    cr::Case c;
+    c.op = &op;
+    c.inputs = {Spec("predict", dtype, std::move(predict)), Spec("label", dtype, std::move(label))};
+    if (reduction != nullptr) {
+      c.has_reduction = true;
+      c.reduction = reduction;
+    }
+    std::string error;
+    return op.kernel_infer(c, y, y_dtype, &error) ? std::string() : error;
+  };
+  std::vector<int64_t> y;
+  cr::Dtype y_dtype = cr::Dtype::kFloat32;
+  EXPECT_EQ(infer({4, 3}, {4, 3}, cr::Dtype::kBFloat16, "none", &y, &y_dtype), "");
+  EXPECT_EQ(y, (std::vector<int64_t>{4, 3}));
+  EXPECT_EQ(y_dtype, cr::Dtype::kBFloat16);  // predict's
+  EXPECT_EQ(infer({4, 3}, {4, 3}, cr::Dtype::kFloat16, "sum", &y, &y_dtype), "");
+  EXPECT_TRUE(y.empty());                                                            // 0-d for mean and sum
+  EXPECT_EQ(infer({4, 3}, {4, 3}, cr::Dtype::kFloat32, nullptr, &y, &y_dtype), "");  // the default: mean
+  EXPECT_TRUE(y.empty());
+  EXPECT_STREQ(op.kernel_default_reduction(), "mean");
+  EXPECT_EQ(infer({4, 3}, {3}, cr::Dtype::kFloat32, "none", &y, &y_dtype),
+            "infer shape rejected the case: predict [4,3] and label [3] differ in shape");
+  EXPECT_EQ(infer({4}, {4}, cr::Dtype::kFloat32, "avg", &y, &y_dtype),
+            "infer shape rejected the case: reduction \"avg\" is invalid; expected none, mean or sum");
+}
+
+// The golden's parts and pieces, in any order, give what its whole computation gives; its
+// reduction over dim 0 is that of a plain double loop in the documented order.
+TEST(CaseRunnerGolden, MseLossPartsAndPiecesMatchTheWhole) {
+  std::mt19937 rng(5);
+  auto tensor = [&rng](cr::Dtype dtype, std::vector<int64_t> shape) {
+    golden::Tensor t{dtype, std::move(shape), {}};
+    std::uniform_real_distribution<float> uniform(-2.0f, 2.0f);
+    t.bits.resize(static_cast<size_t>(golden::Count(t.shape)));
+    for (uint32_t& bits : t.bits) bits = golden::Narrow(dtype, uniform(rng));
+    return t;
+  };
+  struct Shape {
+    std::vector<int64_t> self, target;
+    bool axis0;
+  };
+  const std::vector<Shape> shapes = {
+      {{3, 40000}, {1, 40000}, true},     // one chunk of rows: summed in Compute, no parts
+      {{2100, 4200}, {2100, 1}, true},    // 3 chunks x 2 column blocks
+      {{1030, 17}, {17}, true},           // 2 chunks, one block
+      {{16 * 1024 * 2 + 7}, {1}, false},  // 3 chunks of 16 columns, the last row short
+      {{5, 0}, {5, 1}, false},            // no elements: NaN for the mean, 0 for the sum
+  };
+  for (const Shape& s : shapes) {
+    for (cr::Dtype dtype : {cr::Dtype::kFloat32, cr::Dtype::kBFloat16}) {
+      const golden::Tensor self = tensor(dtype, s.self), target = tensor(cr::Dtype::kFloat16, s.target);
+      for (int reduction : {1, 2}) {
+        const golden::Tensor whole = golden::MseLoss(self, target, reduction, s.axis0, cr::Dtype::kFloat32);
+        golden::MseLossGolden g(golden::View::Of(self), golden::View::Of(target), reduction, s.axis0,
+                                cr::Dtype::kFloat32);
+        for (int64_t p = g.parts(); p-- > 0;) g.PreparePart(p);  // the other order
+        const int64_t n = golden::Count(g.shape());
+        std::vector<uint32_t> pieces(static_cast<size_t>(n));
+        for (int64_t begin = 0; begin < n;) {
+          const int64_t end = std::min(n, begin + 1 + static_cast<int64_t>(rng() % 3000));
+          g.Compute(begin, end, pieces.data() + begin);
+          begin = end;
+        }
+        ASSERT_EQ(pieces, whole.bits) << golden::Count(s.self) << " reduction " << reduction;
+        if (!s.axis0 || s.self.empty()) continue;
+        // The documented order, written out: per column, float64 sums of 1024-row chunks from +0,
+        // combined pairwise; the losses rounded to the compute dtype (FLOAT here: mixed dtypes).
+        const int64_t rows = s.self[0], columns = golden::Count(s.self) / rows;
+        std::function<double(int64_t, int64_t, int64_t)> pairwise = [&](int64_t column, int64_t first,
+                                                                        int64_t count) -> double {
+          if (count == 1) {
+            double sum = 0.0;
+            for (int64_t r = first * 1024; r < std::min(rows, first * 1024 + 1024); ++r) {
+              const int64_t target_index = golden::Count(s.target) == columns ? column : r;
+              const float d =
+                  golden::View::Of(self).Value(r * columns + column) - golden::View::Of(target).Value(target_index);
+              sum += static_cast<double>(d * d);
+            }
+            return sum;
+          }
+          return pairwise(column, first, count / 2) + pairwise(column, first + count / 2, count - count / 2);
+        };
+        const int64_t chunks = (rows + 1023) / 1024;
+        for (int64_t column : {int64_t{0}, columns / 2, columns - 1}) {
+          double value = pairwise(column, 0, chunks);
+          if (reduction == 1) value /= static_cast<double>(rows);
+          EXPECT_EQ(pieces[static_cast<size_t>(column)], golden::Narrow(cr::Dtype::kFloat32, static_cast<float>(value)))
+              << rows << "x" << columns << " column " << column;
+        }
+      }
+    }
+  }
+}
+
+// A broadcast of more than 2^32 elements from two small inputs: the golden indexes it in 64 bits.
+TEST(CaseRunnerGolden, IndicesBeyond32Bits) {
+  const golden::Tensor column{cr::Dtype::kFloat32, {65537, 1}, std::vector<uint32_t>(65537)};
+  const golden::Tensor row{cr::Dtype::kFloat32, {1, 65537}, std::vector<uint32_t>(65537)};
+  golden::Tensor x = column, y = row;
+  for (uint32_t i = 0; i < 65537; ++i) {
+    x.bits[i] = golden::Narrow(cr::Dtype::kFloat32, static_cast<float>(i));
+    y.bits[i] = golden::Narrow(cr::Dtype::kFloat32, static_cast<float>(i) * 0.5f);
+  }
+  golden::MseLossGolden g(golden::View::Of(x), golden::View::Of(y), 0, false, cr::Dtype::kFloat32);
+  ASSERT_EQ(golden::Count(g.shape()), int64_t{65537} * 65537);  // 4295098369 > 2^32
+  const int64_t begin = (int64_t{1} << 32) + 12345;
+  std::vector<uint32_t> bits(70000);
+  g.Compute(begin, begin + 70000, bits.data());
+  for (int64_t k = 0; k < 70000; k += 997) {
+    const int64_t e = begin + k, i = e / 65537, j = e % 65537;
+    const float d = static_cast<float>(i) - static_cast<float>(j) * 0.5f;
+    EXPECT_EQ(bits[static_cast<size_t>(k)], golden::Narrow(cr::Dtype::kFloat32, d * d)) << e;
+  }
+  // The walk's inner runs and its steps one by one meet the same indices.
+  golden::BroadcastWalk runs({65537, 65537}, {&x.shape, &y.shape}, begin);
+  golden::BroadcastWalk steps({65537, 65537}, {&x.shape, &y.shape}, begin);
+  for (int64_t done = 0; done < 200000;) {
+    const int64_t n = std::min<int64_t>(runs.inner_left(), 1 + done % 50000);
+    for (int64_t k = 0; k < n; ++k, steps.Next()) {
+      ASSERT_EQ(steps.index(0), runs.index(0) + k * runs.inner_step(0));
+      ASSERT_EQ(steps.index(1), runs.index(1) + k * runs.inner_step(1));
+    }
+    runs.Advance(n);
+    done += n;
+  }
+  // Dims of 1 left out, contiguous dims merged: one run over [2, 1, 3, 4] against [3, 4].
+  const std::vector<int64_t> a = {2, 1, 3, 4}, b = {3, 4};
+  golden::BroadcastWalk merged({2, 1, 3, 4}, {&a, &a}, 0);
+  EXPECT_EQ(merged.inner_left(), 24);
+  golden::BroadcastWalk broadcast({2, 1, 3, 4}, {&a, &b}, 5);
+  EXPECT_EQ(broadcast.inner_left(), 7);  // 12 elements of [3, 4] per step of dim 0
+  EXPECT_EQ(broadcast.index(1), 5);
+}
+
+TEST(CaseRunnerInputs, Float16FromEveryRangeAsOneElementAlone) {
+  // The generator's float16 conversion (no branch for normal halves) gives the bits that
+  // GenerateBits gives through the kernel's: subnormals, overflow, specials included.
+  const cr::Case c = NamedCase("f16", true, 1);
+  for (const cr::ValueRange& range :
+       {cr::ValueRange{true, -70000.0, 70000.0, {}}, cr::ValueRange{true, -1e-5, 1e-5, {}},
+        cr::ValueRange{true, -65520.0, 65520.0, {NAN, INFINITY, -0.0f, 65519.0f, 5.9604645e-8f}},
+        cr::ValueRange{true, 2.9802322e-8, 6.2e-5, {}}}) {
+    const cr::TensorSpec spec{"x", cr::Dtype::kFloat16, {50000}, range};
+    Generated(spec, cr::InputKey(1, c, "x"), 0, 50000);  // compares each element with GenerateBits
+  }
+}
+
 // ---- mutations of valid files ----
 
 std::string Mutate(std::string text, std::mt19937& rng) {
@@ -680,7 +997,7 @@ std::string CheckParsed(bool ok, const std::vector<cr::Case>& cases, const std::
 TEST(CaseRunnerFuzz, MutatedCaseFilesParseOrAreReported) {
   std::mt19937 rng(20240601);
   size_t parsed = 0, rejected = 0;
-  for (const std::string& valid : {std::string(kCsv), std::string(kJson)}) {
+  for (const std::string& valid : {std::string(kCsv), std::string(kJson), std::string(kForwardCsv)}) {
     for (int i = 0; i < 20000; ++i) {
       const std::string text = Mutate(valid, rng);
       std::vector<cr::Case> cases;
