@@ -837,8 +837,8 @@ TEST(CaseRunnerGolden, MseLossPartsAndPiecesMatchTheWhole) {
   };
   const std::vector<Shape> shapes = {
       {{3, 40000}, {1, 40000}, true},     // one chunk of rows: summed in Compute, no parts
-      {{2100, 4200}, {2100, 1}, true},    // 3 chunks x 2 column blocks
-      {{1030, 17}, {17}, true},           // 2 chunks, one block
+      {{1100, 4100}, {1100, 1}, true},    // 2 chunks x 2 column blocks
+      {{2100, 17}, {17}, true},           // 3 chunks (halves of 1 and 2), one block
       {{16 * 1024 * 2 + 7}, {1}, false},  // 3 chunks of 16 columns, the last row short
       {{5, 0}, {5, 1}, false},            // no elements: NaN for the mean, 0 for the sum
   };
