@@ -818,6 +818,9 @@ TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
             "infer shape rejected the case: predict [4,3] and label [3] differ in shape");
   EXPECT_EQ(infer({4}, {4}, cr::Dtype::kFloat32, "avg", &y, &y_dtype),
             "infer shape rejected the case: reduction \"avg\" is invalid; expected none, mean or sum");
+  const std::vector<int64_t> nine(9, 1);
+  EXPECT_EQ(infer(nine, nine, cr::Dtype::kFloat32, "sum", &y, &y_dtype),
+            "infer shape rejected the case: predict has 9 dims; at most 8 are supported");
 }
 
 // The golden's parts and pieces, in any order, give what its whole computation gives; its
