@@ -35,6 +35,47 @@ constexpr int64_t kRecheckBytes = int64_t{64} << 20;
 // What that check leaves to the rest of the machine.
 constexpr int64_t kMemoryMargin = int64_t{512} << 20;
 
+// The tensor bytes of the runs in flight that are not all written yet: memory they will take
+// that MemAvailable does not show. (Once a run's inputs are generated and its output filled, its
+// pages are resident and MemAvailable counts them.)
+class PendingBytes {
+ public:
+  static PendingBytes& Of() {
+    static PendingBytes* ledger = new PendingBytes;  // outlives every runner thread
+    return *ledger;
+  }
+  void Add(int64_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bytes_ += bytes;
+  }
+  int64_t Total() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return bytes_;
+  }
+
+ private:
+  std::mutex mutex_;
+  int64_t bytes_ = 0;
+};
+
+// One run's share of PendingBytes: added when it starts, taken back once its tensors are written
+// (Resident) or when it ends.
+class PendingShare {
+ public:
+  explicit PendingShare(int64_t bytes) : bytes_(bytes) { PendingBytes::Of().Add(bytes_); }
+  PendingShare(const PendingShare&) = delete;
+  PendingShare& operator=(const PendingShare&) = delete;
+  ~PendingShare() { Resident(); }
+  void Resident() {
+    PendingBytes::Of().Add(-bytes_);
+    bytes_ = 0;
+  }
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  int64_t bytes_;
+};
+
 int64_t Numel(const std::vector<int64_t>& shape) {
   int64_t numel = 1;
   for (int64_t dim : shape) numel *= dim;  // the readers checked that this does not overflow
@@ -448,9 +489,10 @@ int64_t MemAvailableNow() {
   return -1;
 }
 
-// Runs the op at the case's level on generated inputs; *output is its output.
-bool RunOp(const Run& run, const Options& options, WorkPool& pool, std::vector<std::unique_ptr<RunTensor>>* inputs,
-           RunTensor* output, std::string* error) {
+// Runs the op at the case's level on generated inputs; *output is its output. The run's pending
+// share is resident once the inputs are generated and the output filled.
+bool RunOp(const Run& run, const Options& options, WorkPool& pool, PendingShare* pending,
+           std::vector<std::unique_ptr<RunTensor>>* inputs, RunTensor* output, std::string* error) {
   const Case& c = *run.c;
   const OpInfo& op = *c.op;
   const bool api = c.level == Case::Level::kApi;
@@ -469,6 +511,7 @@ bool RunOp(const Run& run, const Options& options, WorkPool& pool, std::vector<s
       !FillUnwritten(output, pool, error)) {
     return false;
   }
+  pending->Resident();
   if (api) return RunApi(op, *inputs, run.reduction, output, error);
   std::vector<TensorBuffer> buffers;
   for (const auto& input : *inputs) buffers.push_back(TensorBuffer{input->dtype, input->shape, input->memory.data()});
@@ -555,8 +598,7 @@ std::string Dump(const std::string& dir, const Run& run, const std::vector<Gener
   return "; dumped to " + dir + "/" + stem + ".*.npy" + (bf16 ? " (bf16 as '<u2' bits in *.bf16-as-u2.npy)" : "");
 }
 
-Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, int64_t others_in_flight,
-                WorkPool& pool) {
+Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool) {
   const Case& c = *run.c;
   if (!c.error.empty()) {
     return {Outcome::kFail, "UNREADABLE " + c.where + (c.name.empty() ? "" : " (" + c.Label() + ")") + ": " + c.error};
@@ -567,13 +609,14 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, i
     return {Outcome::kSkip, "SKIP " + run.name + " (" + c.where + "): its tensors need " + ByteText(need) +
                                 ", more than the memory budget of " + ByteText(memory_budget)};
   }
+  PendingShare pending(need);
   if (need >= kRecheckBytes) {
     const int64_t available = MemAvailableNow();
-    const int64_t room = available - kMemoryMargin - others_in_flight;
+    const int64_t room = available - kMemoryMargin - (PendingBytes::Of().Total() - need);
     if (available >= 0 && need > room) {
       return {Outcome::kSkip, "SKIP " + run.name + " (" + c.where + "): its tensors need " + ByteText(need) +
                                   ", more than the memory available now: " + ByteText(std::max<int64_t>(room, 0)) +
-                                  " (MemAvailable less 512 MiB and the cases in flight)"};
+                                  " (MemAvailable less 512 MiB and what the other cases in flight have yet to take)"};
     }
   }
   Verdict verdict;
@@ -596,8 +639,9 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, i
   const bool compare = !options.compare_dir.empty();
   if (compare) {
     have_actual = ReadCompareOutput(options.compare_dir, run.name, &actual, &problem);
+    pending.Resident();
   } else {
-    have_actual = RunOp(run, options, pool, &inputs, &output, &problem);
+    have_actual = RunOp(run, options, pool, &pending, &inputs, &output, &problem);
     actual.dtype = output.dtype;
     actual.shape = output.shape;
     actual.tensor = &output;
@@ -717,12 +761,11 @@ void StopRuntime() {
 
 // ---- all runs -----------------------------------------------------------------------------------
 
-Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, int64_t others_in_flight,
-                   WorkPool& pool) {
+Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool) {
   const auto start = std::chrono::steady_clock::now();
   Verdict verdict;
   try {
-    verdict = Execute(run, options, memory_budget, others_in_flight, pool);
+    verdict = Execute(run, options, memory_budget, pool);
   } catch (const std::exception& e) {  // e.g. out of memory: this case fails, the others still run
     verdict = Verdict{Outcome::kFail, "FAIL " + run.name + " (" + run.c->where + "): " + e.what()};
   }
@@ -758,10 +801,9 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
       }
       ++next;
       ++running;
-      const int64_t others_in_flight = bytes_in_use;
       bytes_in_use += need;
       lock.unlock();
-      Verdict verdict = ExecuteRun(runs[index], options, memory_budget, others_in_flight, pool);
+      Verdict verdict = ExecuteRun(runs[index], options, memory_budget, pool);
       lock.lock();
       --running;
       bytes_in_use -= need;

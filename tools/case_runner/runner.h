@@ -62,10 +62,9 @@ int64_t DefaultMemoryBudget();
 bool StartRuntime(std::string* error);
 void StopRuntime();
 
-// others_in_flight: the bytes of the other runs in flight (a large run checks that the memory
-// available now holds its tensors beside them).
-Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, int64_t others_in_flight,
-                   WorkPool& pool);
+// A run of 64 MiB or more also checks, as it starts, that the memory available now holds its
+// tensors beside what the other runs in flight have yet to take; else it is skipped.
+Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool);
 
 // Runs every run on options.jobs threads: whole runs at once as long as their tensors fit in the
 // budget together, their parallel parts spread over all threads. Calls report(i, verdict) for
