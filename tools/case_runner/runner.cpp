@@ -598,6 +598,14 @@ std::string Dump(const std::string& dir, const Run& run, const std::vector<Gener
   return "; dumped to " + dir + "/" + stem + ".*.npy" + (bf16 ? " (bf16 as '<u2' bits in *.bf16-as-u2.npy)" : "");
 }
 
+// Whether a run of `need` bytes fits in the memory available now beside what the runs in flight
+// have yet to take (always, below kRecheckBytes).
+bool FitsAvailableMemory(int64_t need) {
+  if (need < kRecheckBytes) return true;
+  const int64_t available = MemAvailableNow();
+  return available < 0 || need <= available - kMemoryMargin - PendingBytes::Of().Total();
+}
+
 Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool) {
   const Case& c = *run.c;
   if (!c.error.empty()) {
@@ -790,11 +798,14 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
       if (next == runs.size()) break;
       const size_t index = next;
       const int64_t need = std::min(RunBytes(runs[index], options), memory_budget);
-      if (running > 0 && bytes_in_use + need > memory_budget) {  // wait for memory, helping meanwhile
+      // Within the budget, and (a large run) within the memory available now: else wait for the
+      // runs in flight, helping meanwhile. Alone, a run starts, and skips itself if it must.
+      const auto fits = [&] { return bytes_in_use + need <= memory_budget && FitsAvailableMemory(need); };
+      if (running > 0 && !fits()) {
         lock.unlock();
         pool.WaitUntil([&] {
           std::lock_guard<std::mutex> guard(mutex);
-          return next != index || running == 0 || bytes_in_use + need <= memory_budget;
+          return next != index || running == 0 || fits();
         });
         lock.lock();
         continue;

@@ -67,7 +67,8 @@ void StopRuntime();
 Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool);
 
 // Runs every run on options.jobs threads: whole runs at once as long as their tensors fit in the
-// budget together, their parallel parts spread over all threads. Calls report(i, verdict) for
+// budget together (and a large one in the memory available now), their parallel parts spread over
+// all threads. Calls report(i, verdict) for
 // i = 0, 1, ... in order, each as soon as it and all before it are done.
 void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
             const std::function<void(size_t, const Verdict&)>& report);
