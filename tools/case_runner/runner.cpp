@@ -70,7 +70,6 @@ class PendingShare {
     PendingBytes::Of().Add(-bytes_);
     bytes_ = 0;
   }
-  int64_t bytes() const { return bytes_; }
 
  private:
   int64_t bytes_;
