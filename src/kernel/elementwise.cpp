@@ -9,12 +9,16 @@ namespace kernel {
 
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
                      std::string* why) {
+  return PlanElementwise(out_shape, operands.data(), static_cast<int>(operands.size()), plan, why);
+}
+
+bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
+                     std::string* why) {
   auto fail = [why](const std::string& what) {
     if (why != nullptr) *why = what;
     return false;
   };
   const int out_rank = static_cast<int>(out_shape.size());
-  const int count = static_cast<int>(operands.size());
   if (out_rank > kMaxRank) {
     return fail("the output has " + std::to_string(out_rank) + " dims, more than " + std::to_string(kMaxRank));
   }
@@ -266,11 +270,12 @@ void RunElementwise(const ElementwisePlan& plan, char* const* bases, InnerLoop l
     run(plan, bases, loop, context, 0, plan.num_tiles);
     return;
   }
-  runner.Run(parts, [&](int part, int total) {
+  auto run_part = [&](int part, int total) {
     const int64_t first = plan.num_tiles * part / total;
     const int64_t end = plan.num_tiles * (part + 1) / total;
     run(plan, bases, loop, context, first, end);
-  });
+  };
+  RunParts(runner, parts, run_part);
 }
 
 }  // namespace kernel

@@ -62,7 +62,7 @@ void StoreResults(const ReducePlan& plan, const double* totals, int64_t k0, int6
 
 }  // namespace
 
-bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<OperandLayout>& inputs,
+bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
                    const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why) {
   ReducePlan result;
@@ -70,9 +70,14 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<Operan
   result.divisor = divisor;
   result.elements = Numel(shape);
   // The map: inputs, then the values in row-major order (a contiguous float32 operand).
-  std::vector<OperandLayout> map_operands = inputs;
-  map_operands.push_back(OperandLayout{4, shape, ContiguousStrides(shape)});
-  if (!PlanElementwise(shape, map_operands, &result.map, why)) return false;
+  if (input_count + 1 > kMaxOperands) {
+    *why = "too many inputs for the map";
+    return false;
+  }
+  OperandLayout map_operands[kMaxOperands];
+  for (int i = 0; i < input_count; ++i) map_operands[i] = inputs[i];
+  map_operands[input_count] = OperandLayout{4, shape, ContiguousStrides(shape)};
+  if (!PlanElementwise(shape, map_operands, input_count + 1, &result.map, why)) return false;
   if (kind == ReduceKind::kAll) {
     result.columns = kReduceLanes;
     result.rows = CeilDiv(result.elements, kReduceLanes);
@@ -86,8 +91,8 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<Operan
     *why = "out " + ShapeToString(out.shape) + " is not the reduced shape " + ShapeToString(out_shape);
     return false;
   }
-  const OperandLayout results{4, out_shape, ContiguousStrides(out_shape)};
-  if (!PlanElementwise(out_shape, {results, out}, &result.store, why)) return false;
+  const OperandLayout store_operands[] = {OperandLayout{4, out_shape, ContiguousStrides(out_shape)}, out};
+  if (!PlanElementwise(out_shape, store_operands, 2, &result.store, why)) return false;
   if (result.elements == 0 || result.columns == 0) {
     *why = "nothing to reduce: the shape " + ShapeToString(shape) + " is empty";
     return false;
@@ -131,7 +136,8 @@ void RunReduction(const ReducePlan& plan, char* const* input_bases, InnerLoop ma
   if (parts <= 1) {
     items(0, plan.items);
   } else {
-    runner.Run(parts, [&](int part, int total) { items(plan.items * part / total, plan.items * (part + 1) / total); });
+    auto part_items = [&](int part, int total) { items(plan.items * part / total, plan.items * (part + 1) / total); };
+    RunParts(runner, parts, part_items);
   }
   if (plan.direct) return;
   // Pass 2: each column's chunks combined pairwise, then stored; every input was read by now.
@@ -147,9 +153,10 @@ void RunReduction(const ReducePlan& plan, char* const* input_bases, InnerLoop ma
   if (store_parts <= 1) {
     blocks(0, plan.column_blocks);
   } else {
-    runner.Run(store_parts, [&](int part, int total) {
+    auto part_blocks = [&](int part, int total) {
       blocks(plan.column_blocks * part / total, plan.column_blocks * (part + 1) / total);
-    });
+    };
+    RunParts(runner, store_parts, part_blocks);
   }
 }
 

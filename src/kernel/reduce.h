@@ -58,7 +58,7 @@ struct ReducePlan {
 // inputs are `inputs`, into out (kAll: one element; kAxis0: shape without dim 0), dividing by
 // `divisor` (1 for a sum). out_aliases_inputs: out shares bytes with an input, so it is written
 // only after every input was read. False with *why when the plans cannot be made.
-bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<OperandLayout>& inputs,
+bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
                    const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why);
 

@@ -97,6 +97,8 @@ aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, const std:
 aclOpExecutor* CreateExecutor(LaunchSpec spec) {
   auto executor = std::make_shared<Executor>();
   executor->spec = std::move(spec);
+  executor->bases.reserve(executor->spec.arguments.size());
+  executor->allocation_ids.reserve(executor->spec.arguments.size());
   for (const TensorArgument& argument : executor->spec.arguments) {
     executor->bases.push_back(argument.base);
     executor->allocation_ids.push_back(argument.allocation_id);

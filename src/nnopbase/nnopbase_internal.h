@@ -1,4 +1,4 @@
-// nnopbase's interface to the operators: tensor internals, executors, the thread pool and the
+// nnopbase's interface to the operators: tensor internals, executors, the parallel runner and the
 // platform facts. Not installed; nothing here is part of the CANN API.
 #ifndef ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
 #define ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
@@ -140,8 +140,8 @@ struct PlatformFacts {
 };
 ACLCPU_API const PlatformFacts& HostPlatform();
 
-// The process's persistent kernel thread pool; it grows to KernelThreadCount() threads (the
-// calling thread included).
+// How kernels run their parallel parts: on the process's OpenMP runtime (its threads, as many as
+// a launch asks for; see platform.cpp).
 ACLCPU_API kernel::ParallelRunner& KernelThreadPool();
 
 // How many threads kernels planned from now on use: HostPlatform().threads unless set. Results do

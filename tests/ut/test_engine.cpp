@@ -50,8 +50,8 @@ TEST(CheckedArithmetic, DetectsOverflow) {
   EXPECT_TRUE(aclcpu::kernel::CheckedMul(1 << 30, 1 << 30, &r));
   EXPECT_FALSE(aclcpu::kernel::CheckedMul(int64_t{1} << 32, int64_t{1} << 32, &r));
   EXPECT_FALSE(aclcpu::kernel::CheckedAdd(INT64_MAX, 1, &r));
-  EXPECT_FALSE(aclcpu::kernel::CheckedNumel({int64_t{1} << 40, int64_t{1} << 40}, &r));
-  ASSERT_TRUE(aclcpu::kernel::CheckedNumel({int64_t{1} << 40, 0, int64_t{1} << 40}, &r));
+  EXPECT_FALSE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, int64_t{1} << 40}, &r));
+  ASSERT_TRUE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, 0, int64_t{1} << 40}, &r));
   EXPECT_EQ(r, 0);
 }
 

@@ -54,7 +54,7 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   } else if (axis0) {
     const kernel::Shape reduced(broadcast.begin() + (broadcast.empty() ? 0 : 1), broadcast.end());
     if (aclnnStatus status = call.CheckShape(kOut, reduced, "the broadcast shape without dim 0")) return status;
-  } else if (aclnnStatus status = call.CheckShape(kOut, {}, "the 0-d shape of reduction " + reduction_name)) {
+  } else if (aclnnStatus status = call.CheckShape(kOut, {}, "the 0-d shape of a reduction over all elements")) {
     return status;
   }
   if (aclnnStatus status = call.CheckFormats()) return status;
