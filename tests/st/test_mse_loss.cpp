@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nnopbase/nnopbase_internal.h"
@@ -492,6 +493,80 @@ TEST(MseLossExact, Float16OverflowAndRoundingToTheComputeDtype) {
             std::vector<float>{3.12890625f});
   EXPECT_EQ(Compute(false, 2, ACL_FLOAT16, {3}, {d, d, d}, ACL_FLOAT16, {}, {0}, ACL_FLOAT),
             std::vector<float>{3.130859375f});
+}
+
+// ---- the documented order, observable ------------------------------------------------------
+// Sums in float64 rarely depend on their order once rounded to float32; these values make it
+// decide the result. A column holds 2^30 and 2^6 (d = 2^15 and 8): 2^30 + 2^6 is exactly halfway
+// between two FLOAT values, and ties to even give 2^30. Two tiny losses t (d = 1.2 * 2^-12, so
+// t = 0.72 * 2^-23) each vanish when added to it alone (below half of float64's step 2^-22
+// there), but together (1.44 * 2^-23) they lift it off the tie: 2^30 + 2^7. So the result is
+// 2^30 + 2^7 exactly when the tiny ones are added to each other before the big ones.
+constexpr float kTieHigh = 1073741824.0f + 128.0f, kTieLow = 1073741824.0f;
+constexpr float kBig = 32768.0f, kSmall = 8.0f, kTiny = 1.2f / 4096;
+
+// The sum (aclnnMseLoss, or element `index` of aclnnMseLossOut's) of the losses of these self
+// values at these element indices, the other elements and target 0 (FLOAT). The golden, which
+// follows the same order, must agree.
+float SumOfElements(bool axis0, const Shape& shape, const std::vector<std::pair<int64_t, float>>& values,
+                    size_t index = 0) {
+  std::vector<float> self(static_cast<size_t>(golden::Count(shape)), 0.0f);
+  for (const auto& v : values) self[static_cast<size_t>(v.first)] = v.second;
+  const std::vector<float> result = Compute(axis0, 2, ACL_FLOAT, shape, self, ACL_FLOAT, {}, {0.0f}, ACL_FLOAT);
+  DeviceTensor s(ACL_FLOAT, shape, Layout::kContiguous), t(ACL_FLOAT, {}, Layout::kContiguous);
+  s.Write(Bits(ACL_FLOAT, self));
+  t.Write(Bits(ACL_FLOAT, {0.0f}));
+  const golden::Tensor expected =
+      golden::MseLoss(s.ToGoldenTensor(), t.ToGoldenTensor(), 2, axis0, golden::Dtype::kFloat32);
+  EXPECT_EQ(result.size(), expected.bits.size());
+  if (index >= result.size() || index >= expected.bits.size()) return NAN;
+  EXPECT_EQ(result[index], golden::Widen(golden::Dtype::kFloat32, expected.bits[index]));
+  return result[index];
+}
+
+TEST(MseLossOrder, TheValuesDecideTheResult) {
+  // Alone, 2^30 + 2^6 ties to 2^30; one tiny loss does not move it; two added first do.
+  EXPECT_EQ(SumOfElements(false, {32}, {{0, kBig}, {16, kSmall}}), kTieLow);
+  EXPECT_EQ(SumOfElements(false, {32}, {{0, kBig}, {16, kSmall}, {1, kTiny}}), kTieLow);
+  EXPECT_EQ(SumOfElements(true, {2, 3}, {{1, kBig}, {4, kSmall}}, 1), kTieLow);
+}
+
+TEST(MseLossOrder, EachColumnAddsItsRowsInOrderFromZero) {
+  // aclnnMseLoss: elements 0, 16, 32, 48 are column 0's rows 0-3: t, t, 2^30, 2^6. In row order
+  // the two t come first. (With 32 columns instead of 16 they would part, and the result tie.)
+  EXPECT_EQ(SumOfElements(false, {64}, {{0, kTiny}, {16, kTiny}, {32, kBig}, {48, kSmall}}), kTieHigh);
+  // The other way round they come last, one at a time.
+  EXPECT_EQ(SumOfElements(false, {64}, {{0, kBig}, {16, kSmall}, {32, kTiny}, {48, kTiny}}), kTieLow);
+  // aclnnMseLossOut: dim 0 is the rows, each out element one column.
+  EXPECT_EQ(SumOfElements(true, {4, 3}, {{1, kTiny}, {4, kTiny}, {7, kBig}, {10, kSmall}}, 1), kTieHigh);
+  EXPECT_EQ(SumOfElements(true, {4, 3}, {{1, kBig}, {4, kSmall}, {7, kTiny}, {10, kTiny}}, 1), kTieLow);
+}
+
+TEST(MseLossOrder, TheSixteenColumnsCombinePairwise) {
+  // Column 0 holds 2^30 + 2^6. Pairwise over 16 columns: (0..8) + (8..16), each half likewise.
+  // t in columns 8 and 9 meet first ((8 + 9) + (10 + 11) ...): lifted. In columns 1 and 2 they
+  // meet column 0 one at a time ((0 + 1) + (2 + 3)): a tie.
+  EXPECT_EQ(SumOfElements(false, {32}, {{0, kBig}, {16, kSmall}, {8, kTiny}, {9, kTiny}}), kTieHigh);
+  EXPECT_EQ(SumOfElements(false, {32}, {{0, kBig}, {16, kSmall}, {1, kTiny}, {2, kTiny}}), kTieLow);
+  EXPECT_EQ(SumOfElements(false, {32}, {{0, kBig}, {16, kSmall}, {2, kTiny}, {3, kTiny}}), kTieHigh);
+}
+
+TEST(MseLossOrder, ChunksCombinePairwise) {
+  // Three chunks of 1024 rows: P = c0 + (c1 + c2). Column 0 of chunk 0 holds 2^30 + 2^6; chunks 1
+  // and 2 one t each: added to each other first, then to chunk 0.
+  const int64_t chunk = 16 * 1024;  // aclnnMseLoss: elements per chunk
+  EXPECT_EQ(SumOfElements(false, {2 * chunk + 1}, {{0, kBig}, {16, kSmall}, {chunk, kTiny}, {2 * chunk, kTiny}}),
+            kTieHigh);
+  // t in chunks 0 and 1 and the big ones in chunk 2: (c0 + c1) would lift, c0 + (c1 + c2) does not.
+  EXPECT_EQ(
+      SumOfElements(false, {2 * chunk + 32}, {{0, kTiny}, {chunk, kTiny}, {2 * chunk, kBig}, {2 * chunk + 16, kSmall}}),
+      kTieLow);
+  // aclnnMseLossOut: rows 0-1 in chunk 0, rows 1024 and 2048 in chunks 1 and 2 (one column).
+  EXPECT_EQ(SumOfElements(true, {2049}, {{0, kBig}, {1, kSmall}, {1024, kTiny}, {2048, kTiny}}), kTieHigh);
+  EXPECT_EQ(SumOfElements(true, {2050, 2}, {{1, kTiny}, {2049, kTiny}, {4097, kBig}, {4099, kSmall}}, 1), kTieLow);
+  // Four chunks: (c0 + c1) + (c2 + c3), so t in chunks 2 and 3 lift, in chunks 1 and 2 do not.
+  EXPECT_EQ(SumOfElements(true, {3073}, {{0, kBig}, {1, kSmall}, {2048, kTiny}, {3072, kTiny}}), kTieHigh);
+  EXPECT_EQ(SumOfElements(true, {3073}, {{0, kBig}, {1, kSmall}, {1024, kTiny}, {2048, kTiny}}), kTieLow);
 }
 
 // ---- aliasing ------------------------------------------------------------------------------
