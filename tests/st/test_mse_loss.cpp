@@ -746,6 +746,60 @@ TEST_F(MseLossAliasing, MseLossZeroDOutInsideAnInput) {
   }
 }
 
+// ---- a repeatable executor at new addresses ------------------------------------------------
+
+TEST(MseLossRebinding, ARepeatableExecutorRunsAtTheAddressesItIsGiven) {
+  support::EnsureRuntime();
+  for (bool axis0 : {false, true}) {
+    for (int reduction = 0; reduction < 3; ++reduction) {
+      SCOPED_TRACE(std::string(axis0 ? "MseLossOut" : "MseLoss") + " reduction " + std::to_string(reduction));
+      const Shape shape{2000, 3}, target_shape{3};  // MseLossOut: two chunks of rows, a workspace
+      const Shape out_shape = OutShape(axis0, reduction, shape, target_shape);
+      DeviceTensor self(ACL_FLOAT16, shape, Layout::kContiguous), target(ACL_BF16, target_shape, Layout::kContiguous);
+      DeviceTensor out(ACL_FLOAT, out_shape, Layout::kContiguous);
+      std::mt19937 rng(static_cast<uint32_t>(reduction + 1));
+      self.Write(support::RandomBits(ACL_FLOAT16, self.numel(), ValueClass::kNormal, rng));
+      target.Write(support::RandomBits(ACL_BF16, target.numel(), ValueClass::kNormal, rng));
+      uint64_t workspace_size = 0;
+      aclOpExecutor* executor = nullptr;
+      ASSERT_EQ(axis0 ? aclnnMseLossOutGetWorkspaceSize(self.get(), target.get(), reduction, out.get(), &workspace_size,
+                                                        &executor)
+                      : aclnnMseLossGetWorkspaceSize(self.get(), target.get(), reduction, out.get(), &workspace_size,
+                                                     &executor),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+      void* workspace = nullptr;
+      if (workspace_size > 0) {
+        ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+      }
+      auto launch = [&] {
+        return axis0 ? aclnnMseLossOut(workspace, workspace_size, executor, nullptr)
+                     : aclnnMseLoss(workspace, workspace_size, executor, nullptr);
+      };
+      ASSERT_EQ(launch(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+      const golden::Tensor first =
+          golden::MseLoss(self.ToGoldenTensor(), target.ToGoldenTensor(), reduction, axis0, golden::Dtype::kFloat32);
+      EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, first.bits, out.Read()), "");
+      // Another self and another out, given to the executor; the first out keeps its result.
+      DeviceTensor self2(ACL_FLOAT16, shape, Layout::kContiguous), out2(ACL_FLOAT, out_shape, Layout::kContiguous);
+      self2.Write(support::RandomBits(ACL_FLOAT16, self2.numel(), ValueClass::kMixed, rng));
+      ASSERT_EQ(aclSetInputTensorAddr(executor, 0, self2.get(), self2.storage()), ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      ASSERT_EQ(aclSetOutputTensorAddr(executor, 0, out2.get(), out2.storage()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(launch(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+      const golden::Tensor second =
+          golden::MseLoss(self2.ToGoldenTensor(), target.ToGoldenTensor(), reduction, axis0, golden::Dtype::kFloat32);
+      EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, second.bits, out2.Read()), "");
+      EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, first.bits, out.Read()), "");
+      EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+      if (workspace != nullptr) aclrtFree(workspace);
+    }
+  }
+}
+
 // ---- empty inputs --------------------------------------------------------------------------
 
 TEST(MseLossEmpty, WhatEachApiWritesForEachReduction) {
