@@ -183,6 +183,17 @@ SEEDS = {
     + tensor([16], buf=0)
     + tensor([16], buf=1, byte_offset=64)
     + tensor([16], buf=0, byte_offset=32),
+    # An empty view with an offset of INT64_MAX / 3 (special 7): never scaled to bytes.
+    "valid_mse_loss_empty_view_huge_offset": header([(64, False)] * 4, reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0, 3], offset=0xE7, buf=1)
+    + tensor([1, 3], buf=2)
+    + tensor([], buf=3),
+    "valid_backward_empty_view_huge_offset": header([(64, False)] * 4, reduction=2)
+    + tensor([1, 3], buf=0)
+    + tensor([0, 3], offset=0xE7, buf=1)
+    + tensor([3], buf=2)
+    + tensor([0, 3], buf=3),
     "invalid_mse_loss_mean_out_not_0d": header([(128, False)] * 4, reduction=1, op=MSE_LOSS)
     + tensor([1], buf=0)
     + tensor([4, 5], buf=1)

@@ -385,6 +385,30 @@ TEST_F(MseLossValidation, DestroyedTensors) {
   }
 }
 
+// An empty view's offset is never checked (nothing of it is read or written), so it may be any
+// value, even one whose byte offset overflows int64: phase one and the launch must not compute it.
+// (Found by the fuzzer: UndefinedBehaviorSanitizer, signed overflow in the first element's address.)
+TEST_F(MseLossValidation, AnEmptyViewMayHaveAnyOffset) {
+  void* memory = Memory(64);
+  const Shape empty{0, 3}, strides{3, 1}, storage{1};
+  for (int64_t offset : {INT64_MAX / 3, INT64_MAX, int64_t{1} << 62}) {
+    aclTensor* self = Raw(empty, strides, offset, storage, ACL_FORMAT_ND, memory);
+    auto target = Make({1, 3});
+    for (const Api& api : kApis) {
+      for (int64_t reduction : {0, 1, 2}) {
+        auto out = Make(OutShape(api, reduction, empty));
+        EXPECT_EQ(support::RunMseLoss(self, target->get(), reduction, out->get(), api.axis0), ACLNN_SUCCESS)
+            << api.launch << " reduction " << reduction << " offset " << offset << ": " << aclGetRecentErrMsg();
+      }
+    }
+    auto grad = Make({1, 3}), grad_out = Make(empty);
+    EXPECT_EQ(support::RunMseLossBackward(grad->get(), self, target->get(), 1, grad_out->get()), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(support::RunMseLossBackward(self, target->get(), target->get(), 1, grad_out->get()), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+  }
+}
+
 // The checks run in SPEC §7's order: nulls, dtypes, reduction, dims, broadcast, out shape, formats,
 // memory. Each call below has two faults; the earlier one is reported.
 TEST_F(MseLossValidation, ChecksInTheDocumentedOrder) {
