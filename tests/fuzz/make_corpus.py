@@ -194,6 +194,12 @@ SEEDS = {
     + tensor([0, 3], offset=0xE7, buf=1)
     + tensor([3], buf=2)
     + tensor([0, 3], buf=3),
+    # 2^62 elements (special 2) of one stored value (stride 0): planned, not launched.
+    "valid_mse_loss_2_pow_62_broadcast_elements": header([(64, False)] * 4, reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([], buf=2)
+    + tensor([], buf=3),
     "invalid_mse_loss_mean_out_not_0d": header([(128, False)] * 4, reduction=1, op=MSE_LOSS)
     + tensor([1], buf=0)
     + tensor([4, 5], buf=1)

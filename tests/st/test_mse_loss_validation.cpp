@@ -409,6 +409,34 @@ TEST_F(MseLossValidation, AnEmptyViewMayHaveAnyOffset) {
   }
 }
 
+// Nearly INT64_MAX elements from one stored value (zero strides): a valid call, planned without
+// overflow; its workspace holds the partial sums of 2^49 chunks (not launched here).
+TEST_F(MseLossValidation, AReductionOfNearlyInt64MaxElementsIsPlanned) {
+  void* memory = Memory(64);
+  const int64_t big = (int64_t{1} << 62) - 1;
+  const Shape one{1}, zero_strides{0, 0};
+  aclTensor* self = Raw({2, big}, zero_strides, 0, one, ACL_FORMAT_ND, memory);
+  aclTensor* target = Raw({}, {}, 1, {2}, ACL_FORMAT_ND, memory);
+  auto scalar = Make({});
+  for (int64_t reduction : {1, 2}) {
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnMseLossGetWorkspaceSize(self, target, reduction, scalar->get(), &workspace_size, &executor),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(workspace_size, uint64_t{1} << 56);  // 2^49 chunks x 16 columns x 8 bytes
+    aclDestroyAclOpExecutor(executor);
+  }
+  aclTensor* rows = Raw({big, 2}, zero_strides, 0, one, ACL_FORMAT_ND, memory);
+  auto out = Make({2});
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnMseLossOutGetWorkspaceSize(rows, target, 1, out->get(), &workspace_size, &executor), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(workspace_size, uint64_t{1} << 56);  // 2^52 chunks x 2 columns x 8 bytes
+  aclDestroyAclOpExecutor(executor);
+}
+
 // The checks run in SPEC §7's order: nulls, dtypes, reduction, dims, broadcast, out shape, formats,
 // memory. Each call below has two faults; the earlier one is reported.
 TEST_F(MseLossValidation, ChecksInTheDocumentedOrder) {

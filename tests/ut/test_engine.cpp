@@ -336,6 +336,39 @@ TEST(Reduce, PlansOfTheDocumentedPartition) {
   }
 }
 
+// Shapes of nearly INT64_MAX elements (broadcast inputs of one stored value make them valid
+// calls): the plans' counts are computed without overflow. (Found by the fuzzer: UBSan, signed
+// overflow in SetTiles' and the reduction's rounded-up divisions.)
+TEST(Reduce, PlansOfNearlyInt64MaxElements) {
+  const int64_t big = (int64_t{1} << 62) - 1;  // x 2 = INT64_MAX - 1 elements
+  const OperandLayout broadcast{4, {1}, {0}};
+  ElementwisePlan elementwise;
+  ASSERT_TRUE(PlanElementwise({2, big}, {broadcast, OperandLayout{1, {2, big}, {big, 1}}}, &elementwise));
+  EXPECT_EQ(elementwise.numel, INT64_MAX - 1);
+  EXPECT_EQ(elementwise.num_tiles, 1);
+  aclcpu::kernel::SetTiles(&elementwise, 1000);
+  EXPECT_EQ(elementwise.num_tiles, (INT64_MAX - 1) / 1000 + 1);
+  ReducePlan plan;
+  std::string why;
+  const aclcpu::kernel::Platform platform{2, 1 << 20, 32 << 20};
+  ASSERT_TRUE(aclcpu::kernel::PlanReduction(ReduceKind::kAll, {2, big}, {broadcast}, Contiguous({}), 1.0, false,
+                                            platform, &plan, &why))
+      << why;
+  EXPECT_EQ(plan.rows, int64_t{1} << 59);  // (2^63 - 2) / 16, rounded up
+  EXPECT_EQ(plan.chunks, int64_t{1} << 49);
+  EXPECT_EQ(plan.workspace_bytes, uint64_t{1} << 56);
+  ASSERT_TRUE(aclcpu::kernel::PlanReduction(ReduceKind::kAxis0, {big, 2}, {broadcast}, Contiguous({2}), 1.0, false,
+                                            platform, &plan, &why))
+      << why;
+  EXPECT_EQ(plan.rows, big);
+  EXPECT_EQ(plan.chunks, int64_t{1} << 52);
+  EXPECT_EQ(plan.workspace_bytes, uint64_t{1} << 56);
+  ASSERT_TRUE(aclcpu::kernel::PlanReduction(ReduceKind::kAxis0, {2, big}, {broadcast}, Contiguous({big}), 1.0, false,
+                                            platform, &plan, &why))
+      << why;
+  EXPECT_EQ(plan.column_blocks, (big - 1) / 256 + 1);
+}
+
 TEST(Reduce, PlanErrors) {
   ReducePlan plan;
   std::string why;
