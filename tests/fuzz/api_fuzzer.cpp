@@ -583,8 +583,11 @@ Verdict JudgeForward(const Slot (&slots)[4], bool axis0, int64_t reduction, bool
     if (!PlainFormat(slots[i].spec.format)) v.Invalid(std::string(kNames[i]) + " format");
   }
   std::vector<int64_t> broadcast;
+  int64_t broadcast_numel = 0;
   if (!golden::BroadcastShape({self.dims, target.dims}, &broadcast)) {
     v.Invalid("no broadcast");
+  } else if (!Numel(broadcast, &broadcast_numel)) {
+    v.Invalid("the broadcast's element count overflows");
   } else {
     std::vector<int64_t> expected = broadcast;  // none
     if (reduction == 1 || reduction == 2) {

@@ -200,6 +200,12 @@ SEEDS = {
     + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
     + tensor([], buf=2)
     + tensor([], buf=3),
+    # ... and 2^62 broadcast over 2 rows: 2^63 elements, more than int64 counts.
+    "invalid_mse_loss_broadcast_count_overflows": header([(64, False)] * 4, reduction=2, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([2, 1], buf=2)
+    + tensor([], buf=3),
     "invalid_mse_loss_mean_out_not_0d": header([(128, False)] * 4, reduction=1, op=MSE_LOSS)
     + tensor([1], buf=0)
     + tensor([4, 5], buf=1)

@@ -437,6 +437,33 @@ TEST_F(MseLossValidation, AReductionOfNearlyInt64MaxElementsIsPlanned) {
   aclDestroyAclOpExecutor(executor);
 }
 
+// Inputs that each hold few elements (zero strides) but broadcast to more than int64 counts:
+// refused after the broadcast (the backward refuses its out of that shape; a reduction's out is
+// small). (Found by the fuzzer: UBSan, signed overflow counting the broadcast's elements.)
+TEST_F(MseLossValidation, ABroadcastOfMoreElementsThanInt64Counts) {
+  void* memory = Memory(64);
+  const int64_t k2Pow62 = int64_t{1} << 62;
+  const Shape one{1};
+  aclTensor* self = Raw({k2Pow62}, {0}, 0, one, ACL_FORMAT_ND, memory);
+  aclTensor* target = Raw({2, 1}, {1, 1}, 0, {2}, ACL_FORMAT_ND, memory);
+  auto scalar = Make({}), row = Make({1});
+  for (const Api& api : kApis) {
+    for (int64_t reduction : {0, 1, 2}) {
+      EXPECT_FAILS(PhaseOne(api, self, target, reduction, api.axis0 ? row->get() : scalar->get()),
+                   ACLNN_ERR_PARAM_INVALID,
+                   std::string(api.phase_one) +
+                       ": self [4611686018427387904] and target [2,1] broadcast to "
+                       "[2,4611686018427387904], whose element count overflows int64");
+    }
+    // 2^62 elements still count: planned (not launched).
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(GetWorkspaceSize(api, self, self, 1, scalar->get(), &workspace_size, &executor), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    aclDestroyAclOpExecutor(executor);
+  }
+}
+
 // The checks run in SPEC §7's order: nulls, dtypes, reduction, dims, broadcast, out shape, formats,
 // memory. Each call below has two faults; the earlier one is reported.
 TEST_F(MseLossValidation, ChecksInTheDocumentedOrder) {

@@ -47,6 +47,15 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   if (aclnnStatus status = call.CheckMaxRank({kSelf, kTarget})) return status;
   kernel::Shape broadcast;
   if (aclnnStatus status = call.Broadcast({kSelf, kTarget}, &broadcast)) return status;
+  // Inputs that each repeat a few stored values (zero strides) may broadcast to more elements than
+  // int64 counts; the backward's out, of that shape, is refused for it, but a reduction's is not.
+  int64_t broadcast_numel = 0;
+  if (!kernel::CheckedNumel(broadcast, &broadcast_numel)) {
+    return call.Fail(ACLNN_ERR_PARAM_INVALID, "self " + kernel::ShapeToString(call.shape(kSelf)) + " and target " +
+                                                  kernel::ShapeToString(call.shape(kTarget)) + " broadcast to " +
+                                                  kernel::ShapeToString(broadcast) +
+                                                  ", whose element count overflows int64");
+  }
   const bool none = api_reduction == loss::Reduction::kNone;
   const std::string reduction_name = loss::ReductionName(api_reduction);
   if (none) {
