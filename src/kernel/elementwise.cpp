@@ -96,7 +96,8 @@ namespace {
 constexpr int64_t kBlockRows = 16;
 constexpr int64_t kBlockCols = 512;
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// a / b rounded up, for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT64_MAX.
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // Tiles of a blocked plan: every combination of the other dims, a row block and a column block.
 int64_t BlockedTileCount(const ElementwisePlan& plan) {
@@ -133,7 +134,7 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems) {
     plan->num_tiles = plan->numel == 0 ? 0 : BlockedTileCount(*plan);
     return;
   }
-  plan->num_tiles = plan->numel == 0 ? 0 : (plan->numel + plan->tile_elems - 1) / plan->tile_elems;
+  plan->num_tiles = CeilDiv(plan->numel, plan->tile_elems);
 }
 
 bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs) {

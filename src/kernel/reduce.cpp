@@ -8,7 +8,8 @@ namespace aclcpu {
 namespace kernel {
 namespace {
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// a / b rounded up, for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT64_MAX.
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // P(x[first], x[first + stride], ...), count of them, combined pairwise as reduce.h says.
 double Pairwise(const double* x, int64_t count, int64_t stride) {
@@ -69,15 +70,18 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inp
   result.kind = kind;
   result.divisor = divisor;
   result.elements = Numel(shape);
-  // The map: inputs, then the values in row-major order (a contiguous float32 operand).
+  // The map: inputs, then the values in row-major order (a contiguous float32 operand). The values
+  // are written one after another (RunRange's sequential operand), never through their strides:
+  // planned in elements (size 1), so that no shape's byte strides overflow, then given size 4.
   if (input_count + 1 > kMaxOperands) {
     *why = "too many inputs for the map";
     return false;
   }
   OperandLayout map_operands[kMaxOperands];
   for (int i = 0; i < input_count; ++i) map_operands[i] = inputs[i];
-  map_operands[input_count] = OperandLayout{4, shape, ContiguousStrides(shape)};
+  map_operands[input_count] = OperandLayout{1, shape, ContiguousStrides(shape)};
   if (!PlanElementwise(shape, map_operands, input_count + 1, &result.map, why)) return false;
+  result.map.element_size[input_count] = 4;
   if (kind == ReduceKind::kAll) {
     result.columns = kReduceLanes;
     result.rows = CeilDiv(result.elements, kReduceLanes);

@@ -61,6 +61,12 @@ struct ReducePlan {
 bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
                    const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why);
+inline bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<OperandLayout>& inputs,
+                          const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
+                          ReducePlan* plan, std::string* why) {
+  return PlanReduction(kind, shape, inputs.data(), static_cast<int>(inputs.size()), out, divisor, out_aliases_inputs,
+                       platform, plan, why);
+}
 
 // Runs the reduction: map_loop (an elementwise loop over the inputs, storing float32 values) fills
 // the values; the results go to out through a cast to compute, then out_dtype. input_bases are

@@ -38,6 +38,14 @@ bool SameElementAddresses(const kernel::TensorView& input, const kernel::TensorV
   return true;
 }
 
+// A view's first element as a byte offset from its storage. An empty view's offset was never
+// checked (nothing of it is read or written) and may be anything, even too large to scale to bytes:
+// 0 then. A non-empty view lies inside its storage (CheckMemory), so its product cannot overflow.
+int64_t FirstElementBytes(const aclTensor& t) {
+  if (TensorNumel(t) == 0) return 0;
+  return t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype));
+}
+
 }  // namespace
 
 void LaunchArgs::Stage(const std::vector<StagedInput>& staged) {
@@ -178,7 +186,7 @@ kernel::TensorView PhaseOne::View(int param) const {
   view.dtype = dtype(param);
   view.shape = t.view_dims;
   view.strides = t.strides;
-  view.data = static_cast<char*>(t.data) + t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype));
+  view.data = static_cast<char*>(t.data) + FirstElementBytes(t);
   return view;
 }
 
@@ -207,10 +215,7 @@ aclnnStatus PhaseOne::Finish(Launch launch, uint64_t* workspace_size, aclOpExecu
   // Each view's first element as a byte offset from its storage (the launch adds the storage
   // address it is given).
   std::array<int64_t, kMaxParams> offsets{};
-  for (int i = 0; i < count_; ++i) {
-    const aclTensor& t = *tensors_[i];
-    offsets[i] = t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype));
-  }
+  for (int i = 0; i < count_; ++i) offsets[i] = FirstElementBytes(*tensors_[i]);
   LaunchSpec spec;
   spec.workspace_size = workspace_size_;
   spec.arguments.assign(arguments_, arguments_ + count_);
