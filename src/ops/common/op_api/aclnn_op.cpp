@@ -12,6 +12,7 @@ namespace opapi {
 namespace {
 
 constexpr uint64_t kWorkspaceAlignment = 64;
+static_assert(PhaseOne::kMaxParams <= LaunchSpec::kMaxArguments, "every parameter is an executor argument");
 
 std::string ExpectedList(const std::vector<kernel::DType>& allowed) {
   std::vector<kernel::DType> sorted = allowed;
@@ -218,11 +219,13 @@ aclnnStatus PhaseOne::Finish(Launch launch, uint64_t* workspace_size, aclOpExecu
   for (int i = 0; i < count_; ++i) offsets[i] = FirstElementBytes(*tensors_[i]);
   LaunchSpec spec;
   spec.workspace_size = workspace_size_;
-  spec.arguments.assign(arguments_, arguments_ + count_);
-  spec.run_at = [launch = std::move(launch), offsets](void* workspace, const std::vector<char*>& bases) {
+  spec.argument_count = count_;
+  std::copy(arguments_, arguments_ + count_, spec.arguments);
+  const int count = count_;
+  spec.run_at = [launch = std::move(launch), offsets, count](void* workspace, char* const* bases) {
     char* data[kMaxParams];
-    for (size_t i = 0; i < bases.size(); ++i) data[i] = bases[i] + offsets[i];
-    LaunchArgs args(workspace, data, static_cast<int>(bases.size()));
+    for (int i = 0; i < count; ++i) data[i] = bases[i] + offsets[i];
+    LaunchArgs args(workspace, data, count);
     launch(args);
   };
   *workspace_size = workspace_size_;
