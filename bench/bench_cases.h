@@ -12,12 +12,15 @@ namespace bench {
 // and the same loop with streaming (non-temporal) stores.
 void LimitPlain(const float* a, const float* b, const float* c, float* out, int64_t n, int threads);
 void LimitStreaming(const float* a, const float* b, const float* c, float* out, int64_t n, int threads);
+// Reads two float arrays of n elements and sums them: the limit of a reduction's reads.
+double LimitRead(const float* a, const float* b, int64_t n, int threads);
 
-// PyTorch's mse_loss_backward_out (reduction mean) on FLOAT tensors of the given shapes; self may be
-// a transposed view. Prepare once, run many times.
+// PyTorch's kernel for one benchmarked call on FLOAT tensors of the given shapes: the backward
+// at::mse_loss_backward_out (reduction mean; self may be a transposed view) or the forward
+// at::mse_loss (reduction mean; grad unused). Prepare once, run many times.
 class TorchCase {
  public:
-  TorchCase(const std::vector<int64_t>& grad, const std::vector<int64_t>& self, bool self_transposed,
+  TorchCase(bool backward, const std::vector<int64_t>& grad, const std::vector<int64_t>& self, bool self_transposed,
             const std::vector<int64_t>& target, int threads);
   ~TorchCase();
   void Run();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start 1: install what is missing, build the libraries, install them to ./_install, then
-# build the example against the installed tree the way a CANN user does, and run it.
+# build the example -- a training loop: aclnnMseLoss, then aclnnMseLossBackward, then an SGD step --
+# against the installed tree the way a CANN user does, and run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AARCH64=0 scripts/install-deps.sh  # the native build only
@@ -8,6 +9,6 @@ cmake -S . -B build-example -DCMAKE_BUILD_TYPE=Release -DACLNN_CPU_BUILD_TESTS=O
 cmake --build build-example -j "$(nproc)"
 cmake --install build-example --prefix "$PWD/_install"
 source "$PWD/_install/set_env.sh"
-cmake -S examples/mse_loss_backward -B build-example/example
+cmake -S examples/training_step -B build-example/example
 cmake --build build-example/example
-build-example/example/opapi_test
+build-example/example/training_step

@@ -1,6 +1,7 @@
-# Installs the build into a fresh prefix, then builds the example against that installed tree the
-# way a CANN user does (ASCEND_CUSTOM_PATH, libraries by path) and through find_package(AclnnCpu),
-# runs both, and checks what they print. A cross build passes its toolchain file (TOOLCHAIN_FILE), so
+# Installs the build into a fresh prefix, then builds the examples against that installed tree the
+# way a CANN user does (ASCEND_CUSTOM_PATH, libraries by path) and the backward's also through
+# find_package(AclnnCpu), runs each, and checks what it prints: examples/mse_loss_backward,
+# examples/mse_loss (aclnnMseLoss and aclnnMseLossOut) and examples/training_step. A cross build passes its toolchain file (TOOLCHAIN_FILE), so
 # that the example is built with the same cross compiler, and the emulator that runs it (EMULATOR, a
 # command prefix with its arguments separated by spaces).
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
@@ -33,23 +34,39 @@ set(ENV{LD_LIBRARY_PATH} "${prefix}/lib64:$ENV{LD_LIBRARY_PATH}")
 # and printf shows the sign: the first line is "-0.000000".
 set(expected "result[0] is: -0.000000\nresult[1] is: 0.000000\nresult[2] is: 1.000000\nresult[3] is: 3.000000\n")
 
-foreach(style cann_path find_package)
-  if(style STREQUAL "cann_path")
-    set(project_dir ${SOURCE_DIR}/examples/mse_loss_backward)
-  else()
-    set(project_dir ${SOURCE_DIR}/tests/package_consumer)
+# build_and_run(NAME PROJECT_DIR PROGRAM EXPECTED): configures and builds the project (the
+# toolchain file of a cross build), checks that PROGRAM is built for the libraries' machine (e_machine
+# of the ELF header: the cross compiler in a cross build), runs it (under the emulator) and compares
+# its output with EXPECTED.
+function(build_and_run name project_dir program expected)
+  if(NOT EXISTS ${WORK_DIR}/${name}/CMakeCache.txt)
+    run(${CMAKE_COMMAND} -S ${project_dir} -B ${WORK_DIR}/${name} -DCMAKE_PREFIX_PATH=${prefix} ${toolchain})
+    run(${CMAKE_COMMAND} --build ${WORK_DIR}/${name})
   endif()
-  run(${CMAKE_COMMAND} -S ${project_dir} -B ${WORK_DIR}/${style} -DCMAKE_PREFIX_PATH=${prefix} ${toolchain})
-  run(${CMAKE_COMMAND} --build ${WORK_DIR}/${style})
-  # Built for the libraries' machine (e_machine of the ELF header): the cross compiler in a cross build.
-  file(READ ${WORK_DIR}/${style}/opapi_test machine OFFSET 18 LIMIT 2 HEX)
+  file(READ ${WORK_DIR}/${name}/${program} machine OFFSET 18 LIMIT 2 HEX)
   file(READ ${prefix}/lib64/libascendcl.so library_machine OFFSET 18 LIMIT 2 HEX)
   if(NOT machine STREQUAL library_machine)
-    message(FATAL_ERROR "${style}: the example is built for ELF machine ${machine}, the libraries for ${library_machine}")
+    message(FATAL_ERROR "${name}: ${program} is built for ELF machine ${machine}, the libraries for ${library_machine}")
   endif()
-  run(${EMULATOR} ${WORK_DIR}/${style}/opapi_test)
+  run(${EMULATOR} ${WORK_DIR}/${name}/${program})
   if(NOT last_output STREQUAL expected)
-    message(FATAL_ERROR "${style}: the example printed\n${last_output}\nexpected\n${expected}")
+    message(FATAL_ERROR "${name}: ${program} printed\n${last_output}\nexpected\n${expected}")
   endif()
-  message(STATUS "${style}: the example printed the documented result")
-endforeach()
+  message(STATUS "${name}: ${program} printed the documented result")
+endfunction()
+
+build_and_run(cann_path ${SOURCE_DIR}/examples/mse_loss_backward opapi_test "${expected}")
+build_and_run(find_package ${SOURCE_DIR}/tests/package_consumer opapi_test "${expected}")
+
+# aclnnMseLoss: self {0, 1, 2, 3}, target {1, 1, 1, 1}, shape {2, 2}, mean: (1 + 0 + 1 + 4) / 4.
+build_and_run(mse_loss ${SOURCE_DIR}/examples/mse_loss test_aclnn_mse_loss "result[0] is: 1.500000\n")
+# aclnnMseLossOut, the same data: the mean over dim 0, columns {1, 1} and {0, 4}.
+build_and_run(mse_loss ${SOURCE_DIR}/examples/mse_loss test_aclnn_mse_loss_out
+              "result[0] is: 1.000000\nresult[1] is: 2.000000\n")
+
+# The training step: the loss falls at every step (w and b approach 2 and 1). Every number is
+# determined: the operators' results are bit-exact and the example's host arithmetic exact.
+set(training "step 0: loss 29.000000\nstep 1: loss 6.407227\nstep 2: loss 1.425137\nstep 3: loss 0.324809\n")
+string(APPEND training "step 4: loss 0.080403\nstep 5: loss 0.024973\nstep 6: loss 0.011470\nstep 7: loss 0.007436\n")
+string(APPEND training "after 8 steps: w 2.036175, b 0.883655\n")
+build_and_run(training_step ${SOURCE_DIR}/examples/training_step training_step "${training}")

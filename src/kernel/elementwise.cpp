@@ -9,12 +9,16 @@ namespace kernel {
 
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
                      std::string* why) {
+  return PlanElementwise(out_shape, operands.data(), static_cast<int>(operands.size()), plan, why);
+}
+
+bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
+                     std::string* why) {
   auto fail = [why](const std::string& what) {
     if (why != nullptr) *why = what;
     return false;
   };
   const int out_rank = static_cast<int>(out_shape.size());
-  const int count = static_cast<int>(operands.size());
   if (out_rank > kMaxRank) {
     return fail("the output has " + std::to_string(out_rank) + " dims, more than " + std::to_string(kMaxRank));
   }
@@ -92,7 +96,8 @@ namespace {
 constexpr int64_t kBlockRows = 16;
 constexpr int64_t kBlockCols = 512;
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// a / b rounded up, for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT64_MAX.
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // Tiles of a blocked plan: every combination of the other dims, a row block and a column block.
 int64_t BlockedTileCount(const ElementwisePlan& plan) {
@@ -129,7 +134,7 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems) {
     plan->num_tiles = plan->numel == 0 ? 0 : BlockedTileCount(*plan);
     return;
   }
-  plan->num_tiles = plan->numel == 0 ? 0 : (plan->numel + plan->tile_elems - 1) / plan->tile_elems;
+  plan->num_tiles = CeilDiv(plan->numel, plan->tile_elems);
 }
 
 bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs) {
@@ -266,11 +271,12 @@ void RunElementwise(const ElementwisePlan& plan, char* const* bases, InnerLoop l
     run(plan, bases, loop, context, 0, plan.num_tiles);
     return;
   }
-  runner.Run(parts, [&](int part, int total) {
+  auto run_part = [&](int part, int total) {
     const int64_t first = plan.num_tiles * part / total;
     const int64_t end = plan.num_tiles * (part + 1) / total;
     run(plan, bases, loop, context, first, end);
-  });
+  };
+  RunParts(runner, parts, run_part);
 }
 
 }  // namespace kernel

@@ -8,7 +8,8 @@ namespace aclcpu {
 namespace kernel {
 namespace {
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// a / b rounded up, for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT64_MAX.
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // P(x[first], x[first + stride], ...), count of them, combined pairwise as reduce.h says.
 double Pairwise(const double* x, int64_t count, int64_t stride) {
@@ -62,17 +63,25 @@ void StoreResults(const ReducePlan& plan, const double* totals, int64_t k0, int6
 
 }  // namespace
 
-bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<OperandLayout>& inputs,
+bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
                    const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why) {
   ReducePlan result;
   result.kind = kind;
   result.divisor = divisor;
   result.elements = Numel(shape);
-  // The map: inputs, then the values in row-major order (a contiguous float32 operand).
-  std::vector<OperandLayout> map_operands = inputs;
-  map_operands.push_back(OperandLayout{4, shape, ContiguousStrides(shape)});
-  if (!PlanElementwise(shape, map_operands, &result.map, why)) return false;
+  // The map: inputs, then the values in row-major order (a contiguous float32 operand). The values
+  // are written one after another (RunRange's sequential operand), never through their strides:
+  // planned in elements (size 1), so that no shape's byte strides overflow, then given size 4.
+  if (input_count + 1 > kMaxOperands) {
+    *why = "too many inputs for the map";
+    return false;
+  }
+  OperandLayout map_operands[kMaxOperands];
+  for (int i = 0; i < input_count; ++i) map_operands[i] = inputs[i];
+  map_operands[input_count] = OperandLayout{1, shape, ContiguousStrides(shape)};
+  if (!PlanElementwise(shape, map_operands, input_count + 1, &result.map, why)) return false;
+  result.map.element_size[input_count] = 4;
   if (kind == ReduceKind::kAll) {
     result.columns = kReduceLanes;
     result.rows = CeilDiv(result.elements, kReduceLanes);
@@ -86,8 +95,8 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<Operan
     *why = "out " + ShapeToString(out.shape) + " is not the reduced shape " + ShapeToString(out_shape);
     return false;
   }
-  const OperandLayout results{4, out_shape, ContiguousStrides(out_shape)};
-  if (!PlanElementwise(out_shape, {results, out}, &result.store, why)) return false;
+  const OperandLayout store_operands[] = {OperandLayout{4, out_shape, ContiguousStrides(out_shape)}, out};
+  if (!PlanElementwise(out_shape, store_operands, 2, &result.store, why)) return false;
   if (result.elements == 0 || result.columns == 0) {
     *why = "nothing to reduce: the shape " + ShapeToString(shape) + " is empty";
     return false;
@@ -131,7 +140,8 @@ void RunReduction(const ReducePlan& plan, char* const* input_bases, InnerLoop ma
   if (parts <= 1) {
     items(0, plan.items);
   } else {
-    runner.Run(parts, [&](int part, int total) { items(plan.items * part / total, plan.items * (part + 1) / total); });
+    auto part_items = [&](int part, int total) { items(plan.items * part / total, plan.items * (part + 1) / total); };
+    RunParts(runner, parts, part_items);
   }
   if (plan.direct) return;
   // Pass 2: each column's chunks combined pairwise, then stored; every input was read by now.
@@ -147,9 +157,10 @@ void RunReduction(const ReducePlan& plan, char* const* input_bases, InnerLoop ma
   if (store_parts <= 1) {
     blocks(0, plan.column_blocks);
   } else {
-    runner.Run(store_parts, [&](int part, int total) {
+    auto part_blocks = [&](int part, int total) {
       blocks(plan.column_blocks * part / total, plan.column_blocks * (part + 1) / total);
-    });
+    };
+    RunParts(runner, store_parts, part_blocks);
   }
 }
 

@@ -58,9 +58,15 @@ struct ReducePlan {
 // inputs are `inputs`, into out (kAll: one element; kAxis0: shape without dim 0), dividing by
 // `divisor` (1 for a sum). out_aliases_inputs: out shares bytes with an input, so it is written
 // only after every input was read. False with *why when the plans cannot be made.
-bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<OperandLayout>& inputs,
+bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
                    const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why);
+inline bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<OperandLayout>& inputs,
+                          const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
+                          ReducePlan* plan, std::string* why) {
+  return PlanReduction(kind, shape, inputs.data(), static_cast<int>(inputs.size()), out, divisor, out_aliases_inputs,
+                       platform, plan, why);
+}
 
 // Runs the reduction: map_loop (an elementwise loop over the inputs, storing float32 values) fills
 // the values; the results go to out through a cast to compute, then out_dtype. input_bases are

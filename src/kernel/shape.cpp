@@ -7,7 +7,26 @@
 namespace aclcpu {
 namespace kernel {
 
-std::string ShapeToString(const Shape& shape) {
+bool operator==(const Shape& a, const Shape& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+bool operator==(const Shape& a, const std::vector<int64_t>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+namespace {
+
+template <class Dims>
+std::string DimsToString(const Dims& shape) {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i != 0) text += ",";
@@ -16,19 +35,8 @@ std::string ShapeToString(const Shape& shape) {
   return text + "]";
 }
 
-bool CheckedMul(int64_t a, int64_t b, int64_t* product) {
-  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) return false;
-  *product = a * b;
-  return true;
-}
-
-bool CheckedAdd(int64_t a, int64_t b, int64_t* sum) {
-  if (b > std::numeric_limits<int64_t>::max() - a) return false;
-  *sum = a + b;
-  return true;
-}
-
-bool CheckedNumel(const Shape& shape, int64_t* numel) {
+template <class Dims>
+bool CheckedNumelOf(const Dims& shape, int64_t* numel) {
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim == 0) {
@@ -42,6 +50,26 @@ bool CheckedNumel(const Shape& shape, int64_t* numel) {
   *numel = count;
   return true;
 }
+
+}  // namespace
+
+std::string ShapeToString(const Shape& shape) { return DimsToString(shape); }
+std::string ShapeToString(const std::vector<int64_t>& shape) { return DimsToString(shape); }
+
+bool CheckedMul(int64_t a, int64_t b, int64_t* product) {
+  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) return false;
+  *product = a * b;
+  return true;
+}
+
+bool CheckedAdd(int64_t a, int64_t b, int64_t* sum) {
+  if (b > std::numeric_limits<int64_t>::max() - a) return false;
+  *sum = a + b;
+  return true;
+}
+
+bool CheckedNumel(const Shape& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
+bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 
 int64_t Numel(const Shape& shape) {
   int64_t count = 1;

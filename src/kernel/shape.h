@@ -2,18 +2,93 @@
 #ifndef ACLNN_CPU_KERNEL_SHAPE_H_
 #define ACLNN_CPU_KERNEL_SHAPE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace aclcpu {
 namespace kernel {
 
-using Shape = std::vector<int64_t>;
-constexpr int kMaxRank = 8;
+constexpr int kMaxRank = 8;  // the most dims a tensor of an operator may have (CANN's limit)
+
+// A list of dims (or strides) held in place: no heap memory, so that planning a call allocates
+// nothing. It holds up to kCapacity values, more than kMaxRank, so that a shape of too many dims
+// is still represented and rejected with a message; a longer one throws std::length_error (the
+// API layer's rank checks come first). Converts from and compares with std::vector<int64_t>.
+class Shape {
+ public:
+  static constexpr size_t kCapacity = 16;
+  using value_type = int64_t;
+  using iterator = int64_t*;
+  using const_iterator = const int64_t*;
+
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims) { assign(dims.begin(), dims.end()); }
+  Shape(size_t count, int64_t value) { assign(count, value); }
+  Shape(const int64_t* first, const int64_t* last) { assign(first, last); }
+  Shape(const std::vector<int64_t>& dims) { assign(dims.data(), dims.data() + dims.size()); }  // NOLINT: implicit
+  Shape(const Shape& other) { assign(other.begin(), other.end()); }
+  Shape& operator=(const Shape& other) {
+    if (this != &other) assign(other.begin(), other.end());
+    return *this;
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  int64_t* data() { return dims_; }
+  const int64_t* data() const { return dims_; }
+  int64_t* begin() { return dims_; }
+  int64_t* end() { return dims_ + size_; }
+  const int64_t* begin() const { return dims_; }
+  const int64_t* end() const { return dims_ + size_; }
+  int64_t& operator[](size_t i) { return dims_[i]; }
+  int64_t operator[](size_t i) const { return dims_[i]; }
+  int64_t back() const { return dims_[size_ - 1]; }
+  operator std::vector<int64_t>() const { return std::vector<int64_t>(begin(), end()); }  // NOLINT: implicit
+
+  void clear() { size_ = 0; }
+  void push_back(int64_t value) {
+    Reserve(size_ + 1);
+    dims_[size_++] = value;
+  }
+  void assign(size_t count, int64_t value) {
+    Reserve(count);
+    for (size_t i = 0; i < count; ++i) dims_[i] = value;
+    size_ = count;
+  }
+  void assign(const int64_t* first, const int64_t* last) {
+    const size_t count = static_cast<size_t>(last - first);
+    Reserve(count);
+    for (size_t i = 0; i < count; ++i) dims_[i] = first[i];
+    size_ = count;
+  }
+  void resize(size_t count, int64_t value = 0) {
+    Reserve(count);
+    for (size_t i = size_; i < count; ++i) dims_[i] = value;
+    size_ = count;
+  }
+
+ private:
+  static void Reserve(size_t count) {
+    if (count > kCapacity) throw std::length_error("a shape of more than 16 dims");
+  }
+  int64_t dims_[kCapacity];
+  size_t size_ = 0;
+};
+
+bool operator==(const Shape& a, const Shape& b);
+inline bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
+bool operator==(const Shape& a, const std::vector<int64_t>& b);
+inline bool operator==(const std::vector<int64_t>& a, const Shape& b) { return b == a; }
+inline bool operator!=(const Shape& a, const std::vector<int64_t>& b) { return !(a == b); }
+inline bool operator!=(const std::vector<int64_t>& a, const Shape& b) { return !(a == b); }
 
 // "[2,3,4]"; "[]" for a 0-d shape.
 std::string ShapeToString(const Shape& shape);
+std::string ShapeToString(const std::vector<int64_t>& shape);
 
 // *product = a * b for non-negative a, b; false when it would overflow int64_t.
 bool CheckedMul(int64_t a, int64_t b, int64_t* product);
@@ -21,6 +96,7 @@ bool CheckedAdd(int64_t a, int64_t b, int64_t* sum);
 
 // Element count (1 for a 0-d shape); false on overflow. Dims must be non-negative.
 bool CheckedNumel(const Shape& shape, int64_t* numel);
+bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel);
 // Element count of a shape already known not to overflow.
 int64_t Numel(const Shape& shape);
 

@@ -1,6 +1,7 @@
 // aclOpExecutor: the result of phase one. It owns a LaunchSpec; a one-shot executor is released by
 // its launch, a repeatable one by aclDestroyAclOpExecutor. Handles are never reused (HandleTable),
 // so a released executor passed again is an error, never a use of freed memory.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <memory>
@@ -22,8 +23,8 @@ struct Executor {
   std::atomic<bool> repeatable{false};
   // Where each of spec.arguments is now, and the allocation that was live there when it was set.
   std::mutex mutex;
-  std::vector<char*> bases;
-  std::vector<uint64_t> allocation_ids;
+  char* bases[LaunchSpec::kMaxArguments] = {};
+  uint64_t allocation_ids[LaunchSpec::kMaxArguments] = {};
 };
 
 HandleTable<Executor>& Executors() {
@@ -42,7 +43,7 @@ std::string Hex(const void* ptr) {
 // The argument number index among the inputs (output: the outputs), or -1.
 int64_t ArgumentPosition(const LaunchSpec& spec, bool output, size_t index) {
   size_t seen = 0;
-  for (size_t k = 0; k < spec.arguments.size(); ++k) {
+  for (int k = 0; k < spec.argument_count; ++k) {
     if (spec.arguments[k].output != output) continue;
     if (seen++ == index) return static_cast<int64_t>(k);
   }
@@ -55,10 +56,11 @@ bool SpansOverlap(uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin, uintptr
 
 // Pins the arguments' storage at the addresses of this launch into *pins. An output that overlaps
 // another argument must do so exactly as at phase one (which planned for it); nothing else may.
-aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, const std::vector<char*>& bases,
-                             const std::vector<uint64_t>& allocation_ids, std::vector<MemoryPin>* pins) {
-  const std::vector<TensorArgument>& args = spec.arguments;
-  for (size_t k = 0; k < args.size(); ++k) {
+aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, char* const* bases,
+                             const uint64_t* allocation_ids, std::vector<MemoryPin>* pins) {
+  const TensorArgument* args = spec.arguments;
+  const size_t count = static_cast<size_t>(spec.argument_count);
+  for (size_t k = 0; k < count; ++k) {
     if (args[k].storage_bytes == 0) continue;
     MemoryPin pin;
     uint64_t allocation_id = 0;
@@ -73,9 +75,9 @@ aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, const std:
     *begin = reinterpret_cast<uintptr_t>(base) + args[k].span_begin;
     *end = reinterpret_cast<uintptr_t>(base) + args[k].span_end;
   };
-  for (size_t o = 0; o < args.size(); ++o) {
+  for (size_t o = 0; o < count; ++o) {
     if (!args[o].output || args[o].storage_bytes == 0) continue;
-    for (size_t k = 0; k < args.size(); ++k) {
+    for (size_t k = 0; k < count; ++k) {
       if (k == o || args[k].storage_bytes == 0) continue;
       uintptr_t ob, oe, kb, ke, ob0, oe0, kb0, ke0;
       span(o, bases[o], &ob, &oe);
@@ -97,9 +99,9 @@ aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, const std:
 aclOpExecutor* CreateExecutor(LaunchSpec spec) {
   auto executor = std::make_shared<Executor>();
   executor->spec = std::move(spec);
-  for (const TensorArgument& argument : executor->spec.arguments) {
-    executor->bases.push_back(argument.base);
-    executor->allocation_ids.push_back(argument.allocation_id);
+  for (int k = 0; k < executor->spec.argument_count; ++k) {
+    executor->bases[k] = executor->spec.arguments[k].base;
+    executor->allocation_ids[k] = executor->spec.arguments[k].allocation_id;
   }
   return static_cast<aclOpExecutor*>(Executors().Add(std::move(executor)));
 }
@@ -108,7 +110,7 @@ int64_t ExecutorArgumentCount(const aclOpExecutor* handle, bool output) {
   std::shared_ptr<Executor> executor = Executors().Find(handle);
   if (!executor) return -1;
   int64_t count = 0;
-  for (const TensorArgument& argument : executor->spec.arguments) count += argument.output == output ? 1 : 0;
+  for (int k = 0; k < executor->spec.argument_count; ++k) count += executor->spec.arguments[k].output == output ? 1 : 0;
   return count;
 }
 
@@ -125,7 +127,7 @@ aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* handle, bool 
                    " that take new addresses; index " + std::to_string(index) + " is not one of them");
     return ACLNN_ERR_PARAM_INVALID;
   }
-  const TensorArgument& argument = executor->spec.arguments[static_cast<size_t>(k)];
+  const TensorArgument& argument = executor->spec.arguments[k];
   uint64_t allocation_id = 0;
   if (argument.storage_bytes > 0 && !PinDeviceRange(addr, argument.storage_bytes, nullptr, &allocation_id)) {
     SetRecentError(std::string(api) + ": the storage of " + argument.name + " at " + Hex(addr) + " (" +
@@ -133,8 +135,8 @@ aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* handle, bool 
     return ACLNN_ERR_PARAM_INVALID;
   }
   std::lock_guard<std::mutex> lock(executor->mutex);
-  executor->bases[static_cast<size_t>(k)] = static_cast<char*>(addr);
-  executor->allocation_ids[static_cast<size_t>(k)] = allocation_id;
+  executor->bases[k] = static_cast<char*>(addr);
+  executor->allocation_ids[k] = allocation_id;
   return ACLNN_SUCCESS;
 }
 
@@ -150,7 +152,6 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     return ACLNN_ERR_PARAM_INVALID;
   }
   const LaunchSpec& spec = executor->spec;
-  const bool rebindable = static_cast<bool>(spec.run_at);
   if (workspace_size < spec.workspace_size) {
     SetRecentError(std::string(api) + ": workspaceSize " + std::to_string(workspace_size) + " is smaller than the " +
                    std::to_string(spec.workspace_size) + " bytes phase one asked for");
@@ -158,28 +159,17 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
   }
   // Pin every byte range the launch touches, so that aclrtFree waits for the work.
   std::vector<MemoryPin> pins;
-  pins.reserve(spec.memory.size() + spec.arguments.size() + 1);
-  std::vector<char*> bases;
-  if (rebindable) {
-    std::vector<uint64_t> allocation_ids;
-    {
-      std::lock_guard<std::mutex> lock(executor->mutex);
-      bases = executor->bases;
-      allocation_ids = executor->allocation_ids;
-    }
-    if (aclnnStatus status = PrepareArguments(api, spec, bases, allocation_ids, &pins)) return status;
+  pins.reserve(static_cast<size_t>(spec.argument_count) + 1);
+  struct Bases {
+    char* at[LaunchSpec::kMaxArguments];
+  } bases;
+  uint64_t allocation_ids[LaunchSpec::kMaxArguments];
+  {
+    std::lock_guard<std::mutex> lock(executor->mutex);
+    std::copy(executor->bases, executor->bases + spec.argument_count, bases.at);
+    std::copy(executor->allocation_ids, executor->allocation_ids + spec.argument_count, allocation_ids);
   }
-  for (const MemoryRange& range : spec.memory) {
-    MemoryPin pin;
-    uint64_t allocation_id = 0;
-    if (range.bytes != 0 &&
-        (!PinDeviceRange(range.begin, range.bytes, &pin, &allocation_id) || allocation_id != range.allocation_id)) {
-      SetRecentError(std::string(api) + ": the memory of " + std::string(range.owner) +
-                     " is no longer inside a live aclrtMalloc allocation");
-      return ACLNN_ERR_PARAM_INVALID;
-    }
-    pins.push_back(std::move(pin));
-  }
+  if (aclnnStatus status = PrepareArguments(api, spec, bases.at, allocation_ids, &pins)) return status;
   if (spec.workspace_size > 0) {
     if (workspace == nullptr) {
       SetRecentError(std::string(api) + ": workspace is null but " + std::to_string(spec.workspace_size) +
@@ -199,12 +189,7 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  std::function<void()> work;
-  if (rebindable) {
-    work = [executor, workspace, bases] { executor->spec.run_at(workspace, bases); };
-  } else {
-    work = [executor, workspace] { executor->spec.run(workspace); };
-  }
+  std::function<void()> work = [executor, workspace, bases] { executor->spec.run_at(workspace, bases.at); };
   aclError queued = EnqueueOnStream(api, stream, std::move(work), std::move(pins));
   if (queued != ACL_SUCCESS) {
     if (one_shot) Executors().Restore(handle, executor);  // not launched after all: may try again

@@ -1,4 +1,4 @@
-// nnopbase's interface to the operators: tensor internals, executors, the thread pool and the
+// nnopbase's interface to the operators: tensor internals, executors, the parallel runner and the
 // platform facts. Not installed; nothing here is part of the CANN API.
 #ifndef ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
 #define ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
@@ -104,17 +104,17 @@ struct TensorArgument {
   uint64_t span_end;
 };
 
-// Everything one launch of an operator needs, owned by its executor.
+// Everything one launch of an operator needs, owned by its executor: its tensors, inputs first (in
+// the order of its API), which aclSetInputTensorAddr and its kin may point at other memory; and
+// the work, which gets the storage address of each argument for this launch. The launch checks
+// those addresses as phase one checked the first ones, and that no new overlap between an output
+// and another argument has appeared.
 struct LaunchSpec {
+  static constexpr int kMaxArguments = 6;
   uint64_t workspace_size = 0;
-  std::vector<MemoryRange> memory;
-  std::function<void(void* workspace)> run;  // runs on the stream's worker thread
-  // An operator whose executors take new tensor addresses describes its tensors here, inputs first
-  // (in the order of its API), and sets run_at instead of run and memory: it gets, per argument,
-  // the storage address of this launch. The launch checks those addresses as phase one checked the
-  // first ones, and that no new overlap between an output and another argument has appeared.
-  std::vector<TensorArgument> arguments;
-  std::function<void(void* workspace, const std::vector<char*>& bases)> run_at;
+  int argument_count = 0;
+  TensorArgument arguments[kMaxArguments] = {};
+  std::function<void(void* workspace, char* const* bases)> run_at;  // runs on the stream (or inline)
 };
 
 // A new executor handle owning spec (never reused, like tensor handles).
@@ -140,8 +140,8 @@ struct PlatformFacts {
 };
 ACLCPU_API const PlatformFacts& HostPlatform();
 
-// The process's persistent kernel thread pool; it grows to KernelThreadCount() threads (the
-// calling thread included).
+// How kernels run their parallel parts: on the process's OpenMP runtime (its threads, as many as
+// a launch asks for; see platform.cpp).
 ACLCPU_API kernel::ParallelRunner& KernelThreadPool();
 
 // How many threads kernels planned from now on use: HostPlatform().threads unless set. Results do

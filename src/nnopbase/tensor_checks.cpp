@@ -212,11 +212,27 @@ aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTenso
   // Dims that matter (size > 1), by increasing stride. A view without overlap has at most 63 of
   // them (each doubles the element count); more is an overlap, found below through stride 0 or
   // the exact test.
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
-  dims.reserve(tensor.view_dims.size());
-  for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
-    if (tensor.view_dims[i] > 1) dims.emplace_back(tensor.strides[i], tensor.view_dims[i]);
+  // In place for the ranks operators take (no heap memory on a call's way); on the heap beyond.
+  constexpr size_t kInPlace = 16;
+  std::pair<int64_t, int64_t> in_place[kInPlace];
+  std::vector<std::pair<int64_t, int64_t>> on_heap;
+  std::pair<int64_t, int64_t>* first = in_place;
+  if (tensor.view_dims.size() > kInPlace) {
+    on_heap.resize(tensor.view_dims.size());
+    first = on_heap.data();
   }
+  size_t count = 0;  // (stride, size)
+  for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
+    if (tensor.view_dims[i] > 1) first[count++] = {tensor.strides[i], tensor.view_dims[i]};
+  }
+  struct Dims {
+    std::pair<int64_t, int64_t>* b;
+    std::pair<int64_t, int64_t>* e;
+    std::pair<int64_t, int64_t>* begin() const { return b; }
+    std::pair<int64_t, int64_t>* end() const { return e; }
+    bool empty() const { return b == e; }
+    const std::pair<int64_t, int64_t>& front() const { return *b; }
+  } dims{first, first + count};
   std::sort(dims.begin(), dims.end());
   auto message = [&] {
     return std::string(api) + ": " + name + " view " + DimsText(tensor.view_dims) + " with strides " +

@@ -1,9 +1,12 @@
 // libFuzzer target over the public API: aclCreateTensor, the getters, both phases of
-// aclnnMseLossBackward, the workspace, streams and the memory functions; and the other
-// constructors (scalars, arrays, tensor and scalar lists) with their sizes and destroys.
+// aclnnMseLossBackward, aclnnMseLoss and aclnnMseLossOut, the workspace, streams and the memory
+// functions; and the other constructors (scalars, arrays, tensor and scalar lists) with their
+// sizes and destroys.
 //
 // Each input is decoded (format below) into up to four aclrtMalloc buffers (some freed before phase
-// one) and the four tensors of one call: rank 0-9, any dims (0, huge, overflowing products),
+// one) and the four tensors of one call (the forward APIs take the last three as self, target and
+// out; the first is made all the same, and the others may share its handle or memory): rank 0-9,
+// any dims (0, huge, overflowing products),
 // strides (null, 0, huge), offsets, storage dims, dtypes and formats (invalid enum values too), data
 // pointers inside, at the end of, outside or in freed buffers, null or destroyed tensors, and out
 // the same handle as an input or a view sharing its memory; and a reduction (any int64).
@@ -12,21 +15,24 @@
 // - aclCreateTensor returns null exactly when the arguments are bad (negative dims, strides,
 //   offset or storage dims; a dtype without a size; contiguous strides that overflow; a value that
 //   is no aclFormat may be refused too), with a message; the getters give back what was recorded.
-// - phase one succeeds exactly when the call is valid by an independent model of SPEC §3; when it
-//   fails the code is 161001 or 161002 (161001 when only a null is wrong, 161002 when no null is)
-//   and there is a message.
+// - phase one succeeds exactly when the call is valid by an independent model of SPEC §3 (the
+//   backward) or §7 (the forward APIs: each dtype FLOAT, FLOAT16 or BF16 on its own, out 0-d or
+//   the broadcast shape without dim 0 for mean and sum); when it fails the code is 161001 or
+//   161002 (161001 when only a null is wrong, 161002 when no null is) and there is a message.
 // - after a success: the launch (with a workspace when asked for; first with one byte too few,
 //   which is 161002 and consumes nothing) and a synchronize succeed, out's elements equal the
-//   golden computed from the inputs as they were before the launch (aliasing included), and every
-//   other byte of every buffer is unchanged.
+//   golden computed from the inputs as they were before the launch (aliasing included; an empty
+//   input: aclnnMseLoss's mean NaN and sum 0, aclnnMseLossOut writes nothing), and every other
+//   byte of every buffer is unchanged.
 // Everything is released at the end of each input (LeakSanitizer runs in this build).
 //
 // Input format (little-endian; bytes past the end read as 0):
 //   u8 buffers: 1 + n % 4 buffers, each: u16 size (1 + v bytes), u8 flags (bit 0: freed before phase one)
 //   u8 reduction: r < 0xF0: r % 3; r < 0xF8: r - 0xF0 - 2 (-2..5); else an i64 follows
 //   u8 flags: bit 0 null workspaceSize, 1 null executor, 2 launch on a created stream, 3 repeatable
-//            (launched twice when out overlaps no input), 4 first launch with workspaceSize - 1
-//   4 tensors (gradOutput, self, target, out), each: u8 mode = m % 16
+//            (launched twice when out overlaps no input), 4 first launch with workspaceSize - 1,
+//            5-6 the operator: 0 aclnnMseLossBackward, 1 and 3 aclnnMseLoss, 2 aclnnMseLossOut
+//   4 tensors (gradOutput, self, target, out; the forward APIs use the last three), each: u8 mode = m % 16
 //     12: null; 13: u8 k, the handle of earlier tensor k % i (null for the first);
 //     15: u8 k, u8 dtype: a new descriptor with earlier tensor k % i's view and memory, the dtype
 //         from the table (null for the first);
@@ -52,14 +58,34 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "golden/mse_loss_golden.h"
 #include "golden/mse_loss_grad_golden.h"
 
 namespace {
 
 constexpr int kMaxBuffers = 4;
-constexpr int64_t kMaxComputed = int64_t{1} << 15;  // out elements; more are not launched
-const char* const kNames[4] = {"gradOutput", "self", "target", "out"};
+constexpr int64_t kMaxComputed = int64_t{1}
+                                 << 15;  // elements computed (out's, or the broadcast's); more are not launched
+const char* const kNames[4] = {"gradOutput", "self", "target", "out"};  // the forward APIs: the last three
+
+// The operator a call goes to (flags bits 5-6).
+enum class Op { kBackward, kMseLoss, kMseLossOut };
+Op OpOf(uint8_t flags) {
+  switch ((flags >> 5) & 3) {
+    case 0:
+      return Op::kBackward;
+    case 2:
+      return Op::kMseLossOut;
+    default:
+      return Op::kMseLoss;
+  }
+}
+const char* OpName(Op op) {
+  return op == Op::kBackward ? "aclnnMseLossBackward" : (op == Op::kMseLoss ? "aclnnMseLoss" : "aclnnMseLossOut");
+}
 
 // API_FUZZER_TRACE=1 in the environment: one line per phase one and launch on stderr (for seeds).
 bool Tracing() {
@@ -526,6 +552,91 @@ Verdict Judge(const Slot (&slots)[4], int64_t reduction, bool null_size, bool nu
   return v;
 }
 
+// The model of the forward APIs' phase one (SPEC §7): self, target and out are slots 1-3.
+Verdict JudgeForward(const Slot (&slots)[4], bool axis0, int64_t reduction, bool null_size, bool null_executor,
+                     const Input& input) {
+  Verdict v;
+  bool all_live = true;
+  for (int i = 1; i < 4; ++i) {
+    if (slots[i].handle == nullptr) {
+      v.Null(std::string(kNames[i]) + " is null");
+      all_live = false;
+    } else if (!slots[i].live) {
+      v.Invalid(std::string(kNames[i]) + " is destroyed");
+      all_live = false;
+    }
+  }
+  if (null_size) v.Null("workspaceSize is null");
+  if (null_executor) v.Null("executor is null");
+  if (!all_live) return v;
+  const Spec& self = slots[1].spec;
+  const Spec& target = slots[2].spec;
+  const Spec& out = slots[3].spec;
+  for (int i = 1; i < 4; ++i) {
+    if (!Computable(slots[i].spec.dtype)) v.Invalid(std::string(kNames[i]) + " dtype");
+  }
+  if (reduction < 0 || reduction > 2) v.Invalid("reduction");
+  for (int i = 1; i < 3; ++i) {
+    if (slots[i].spec.dims.size() > 8) v.Invalid(std::string(kNames[i]) + " rank");
+  }
+  for (int i = 1; i < 4; ++i) {
+    if (!PlainFormat(slots[i].spec.format)) v.Invalid(std::string(kNames[i]) + " format");
+  }
+  std::vector<int64_t> broadcast;
+  int64_t broadcast_numel = 0;
+  if (!golden::BroadcastShape({self.dims, target.dims}, &broadcast)) {
+    v.Invalid("no broadcast");
+  } else if (!Numel(broadcast, &broadcast_numel)) {
+    v.Invalid("the broadcast's element count overflows");
+  } else {
+    std::vector<int64_t> expected = broadcast;  // none
+    if (reduction == 1 || reduction == 2) {
+      expected = axis0 && !broadcast.empty() ? std::vector<int64_t>(broadcast.begin() + 1, broadcast.end())
+                                             : std::vector<int64_t>{};
+    }
+    if (expected != out.dims) v.Invalid("out shape");
+  }
+  for (int i = 1; i < 4; ++i) JudgeMemory(kNames[i], slots[i].spec, input, &v);
+  int64_t numel = 0, storage = 0, last = 0;
+  if (!v.invalid_fault && !v.null_fault && Numel(out.dims, &numel) && numel > 0 && Numel(out.storage, &storage) &&
+      LastIndex(out.dims, out.strides, out.offset, &last)) {
+    if (numel > storage) {
+      v.Invalid("out overlaps itself (more elements than storage)");
+    } else {
+      std::vector<int64_t> indices = Indices(out.dims, out.strides, out.offset, numel);
+      std::sort(indices.begin(), indices.end());
+      if (std::adjacent_find(indices.begin(), indices.end()) != indices.end()) v.Invalid("out overlaps itself");
+    }
+  }
+  return v;
+}
+
+aclnnStatus PhaseOne(Op op, const Slot (&slots)[4], int64_t reduction, uint64_t* workspace_size,
+                     aclOpExecutor** executor) {
+  switch (op) {
+    case Op::kBackward:
+      return aclnnMseLossBackwardGetWorkspaceSize(slots[0].handle, slots[1].handle, slots[2].handle, reduction,
+                                                  slots[3].handle, workspace_size, executor);
+    case Op::kMseLoss:
+      return aclnnMseLossGetWorkspaceSize(slots[1].handle, slots[2].handle, reduction, slots[3].handle, workspace_size,
+                                          executor);
+    default:
+      return aclnnMseLossOutGetWorkspaceSize(slots[1].handle, slots[2].handle, reduction, slots[3].handle,
+                                             workspace_size, executor);
+  }
+}
+
+aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream) {
+  switch (op) {
+    case Op::kBackward:
+      return aclnnMseLossBackward(workspace, workspace_size, executor, stream);
+    case Op::kMseLoss:
+      return aclnnMseLoss(workspace, workspace_size, executor, stream);
+    default:
+      return aclnnMseLossOut(workspace, workspace_size, executor, stream);
+  }
+}
+
 // The view's elements (raw bits) as they are in the buffers' `before` copies.
 golden::Tensor ReadView(const Spec& s, const Input& input) {
   golden::Tensor tensor{ToGolden(s.dtype), s.dims, {}};
@@ -797,15 +908,17 @@ void RunOne(const uint8_t* data, size_t size) {
   // Phase one, judged against the model.
   const bool null_size = (flags & 1) != 0;
   const bool null_executor = (flags & 2) != 0;
-  const Verdict verdict = Judge(slots, reduction, null_size, null_executor, input);
+  const Op op = OpOf(flags);
+  const Verdict verdict = op == Op::kBackward
+                              ? Judge(slots, reduction, null_size, null_executor, input)
+                              : JudgeForward(slots, op == Op::kMseLossOut, reduction, null_size, null_executor, input);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  const aclnnStatus status = aclnnMseLossBackwardGetWorkspaceSize(
-      slots[0].handle, slots[1].handle, slots[2].handle, reduction, slots[3].handle,
-      null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
+  const aclnnStatus status =
+      PhaseOne(op, slots, reduction, null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
   const bool valid = !verdict.null_fault && !verdict.invalid_fault;
   if (Tracing()) {
-    std::fprintf(stderr, "api_fuzzer: phase one %d (%s); model: %s\n", status, aclGetRecentErrMsg(),
+    std::fprintf(stderr, "api_fuzzer: %s phase one %d (%s); model: %s\n", OpName(op), status, aclGetRecentErrMsg(),
                  valid ? "valid" : verdict.why.c_str());
   }
   if (status != ACLNN_SUCCESS) {
@@ -830,9 +943,16 @@ void RunOne(const uint8_t* data, size_t size) {
   input.executor = executor;
 
   const Spec& out = slots[3].spec;
-  int64_t out_numel = 0;
+  int64_t out_numel = 0, computed = 0;
   Numel(out.dims, &out_numel);
-  if (out_numel > kMaxComputed) return;  // valid, but too slow to judge per input
+  std::vector<int64_t> broadcast = out.dims;  // the backward's out is the broadcast shape
+  if (op != Op::kBackward) golden::BroadcastShape({slots[1].spec.dims, slots[2].spec.dims}, &broadcast);
+  if (!Numel(broadcast, &computed) || computed > kMaxComputed || out_numel > kMaxComputed) {
+    return;  // valid, but too slow to judge per input
+  }
+  // What the launch writes: out's elements, except that aclnnMseLossOut writes nothing for an
+  // empty input (aclnnMseLoss's mean and sum of nothing are NaN and 0: written).
+  const bool out_written = out_numel > 0 && !(op == Op::kMseLossOut && computed == 0);
 
   const bool repeatable = (flags & 8) != 0;
   if (repeatable && aclSetAclOpExecutorRepeatable(executor) != ACLNN_SUCCESS) Violation("SetRepeatable failed");
@@ -855,13 +975,17 @@ void RunOne(const uint8_t* data, size_t size) {
     }
   }
   golden::Tensor expected;
-  if (out_numel > 0) {
+  if (out_written && op == Op::kBackward) {
     expected = golden::MseLossGrad(ReadView(slots[0].spec, input), ReadView(slots[1].spec, input),
                                    ReadView(slots[2].spec, input), static_cast<int>(reduction), ToGolden(out.dtype));
+  } else if (out_written) {
+    expected = golden::MseLoss(ReadView(slots[1].spec, input), ReadView(slots[2].spec, input),
+                               static_cast<int>(reduction), op == Op::kMseLossOut, ToGolden(out.dtype));
   }
+  if (out_written && expected.bits.size() != static_cast<size_t>(out_numel)) Violation("the golden's out size");
 
   if ((flags & 16) != 0 && workspace_size > 0) {
-    if (aclnnMseLossBackward(input.workspace, workspace_size - 1, executor, input.stream) != ACLNN_ERR_PARAM_INVALID) {
+    if (Launch(op, input.workspace, workspace_size - 1, executor, input.stream) != ACLNN_ERR_PARAM_INVALID) {
       Violation("a launch with too small a workspaceSize was not refused with 161002");
     }
   }
@@ -870,7 +994,7 @@ void RunOne(const uint8_t* data, size_t size) {
     const char *out_first, *out_end;
     ByteRange(out, &out_first, &out_end);
     bool overlaps = false;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = op == Op::kBackward ? 0 : 1; i < 3; ++i) {
       const char *first, *end;
       ByteRange(slots[i].spec, &first, &end);
       if (first != nullptr && out_first != nullptr && first < out_end && out_first < end) overlaps = true;
@@ -878,21 +1002,21 @@ void RunOne(const uint8_t* data, size_t size) {
     launches = overlaps ? 1 : 2;
   }
   for (int k = 0; k < launches; ++k) {
-    if (aclnnMseLossBackward(input.workspace, workspace_size, executor, input.stream) != ACLNN_SUCCESS) {
-      Violation(std::string("launch failed: ") + aclGetRecentErrMsg());
+    if (Launch(op, input.workspace, workspace_size, executor, input.stream) != ACLNN_SUCCESS) {
+      Violation(std::string(OpName(op)) + " launch failed: " + aclGetRecentErrMsg());
     }
   }
   if (!repeatable) input.executor = nullptr;  // consumed by the launch
   if (aclrtSynchronizeStream(input.stream) != ACL_SUCCESS) Violation("aclrtSynchronizeStream failed");
   if (Tracing()) {
     std::fprintf(stderr, "api_fuzzer: %d launch(es), workspace %llu, %lld out elements checked\n", launches,
-                 static_cast<unsigned long long>(workspace_size), static_cast<long long>(out_numel));
+                 static_cast<unsigned long long>(workspace_size), static_cast<long long>(out_written ? out_numel : 0));
   }
 
   // out's elements hold the golden; every other byte is as it was.
-  const int out_buffer = out_numel > 0 ? BufferHolding(input, out.data, 1) : -1;
+  const int out_buffer = out_written ? BufferHolding(input, out.data, 1) : -1;
   std::vector<int64_t> out_indices;
-  if (out_numel > 0) out_indices = Indices(out.dims, out.strides, out.offset, out_numel);
+  if (out_written) out_indices = Indices(out.dims, out.strides, out.offset, out_numel);
   const size_t out_element = static_cast<size_t>(ElementSize(out.dtype));
   for (int b = 0; b < input.buffer_count; ++b) {
     const Buffer& buffer = input.buffers[b];
@@ -910,8 +1034,8 @@ void RunOne(const uint8_t* data, size_t size) {
         std::memcpy(&bits, after.data() + at, out_element);
         if (!SameValue(expected.dtype, expected.bits[i], bits)) {
           char text[200];
-          std::snprintf(text, sizeof text, "out element %zu: expected 0x%08x, got 0x%08x (%s)", i, expected.bits[i],
-                        bits, verdict.why.c_str());
+          std::snprintf(text, sizeof text, "%s out element %zu: expected 0x%08x, got 0x%08x", OpName(op), i,
+                        expected.bits[i], bits);
           Violation(text);
         }
         for (size_t k = 0; k < out_element; ++k) owned[at + k] = true;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of api_fuzzer (tests/fuzz/corpus/): small inputs in the format that
-api_fuzzer.cpp's header describes, covering valid calls (dtypes, broadcasts, strides, aliasing,
-empty tensors, streams, repeatable executors, the other constructors) and a few invalid ones. Run it from anywhere:
+api_fuzzer.cpp's header describes, covering valid calls of aclnnMseLossBackward, aclnnMseLoss and
+aclnnMseLossOut (dtypes, broadcasts, strides, aliasing, empty tensors, several reduction chunks,
+streams, repeatable executors, the other constructors) and a few invalid ones. Run it from anywhere:
     python3 tests/fuzz/make_corpus.py
 """
 import os
@@ -19,13 +20,16 @@ def dim(value):
     return bytes([0xC0 + (value - 0xC0 % 17) % 17])
 
 
-def header(buffers, reduction=1, flags=0, raw_reduction=None):
+BACKWARD, MSE_LOSS, MSE_LOSS_OUT = 0, 1, 2  # the operator, flags bits 5-6
+
+
+def header(buffers, reduction=1, flags=0, raw_reduction=None, op=BACKWARD):
     """buffers: list of (size in bytes, freed before phase one)."""
     out = bytes([len(buffers) - 1])
     for size, freed in buffers:
         out += struct.pack("<H", size - 1) + bytes([1 if freed else 0])
     out += bytes([raw_reduction if raw_reduction is not None else reduction])
-    return out + bytes([flags])
+    return out + bytes([flags | op << 5])
 
 
 def tensor(dims, dtype=FLOAT, fmt=ND, strides=None, offset=0, storage="auto", slack=0, buf=0, byte_offset=0,
@@ -136,6 +140,82 @@ SEEDS = {
     "invalid_self_overlapping_out": header([(64, False)] * 4, reduction=0)
     + b"".join(tensor([3, 2], buf=i) for i in range(3))
     + tensor([3, 2], strides=[1, 1], buf=3),
+    # The forward APIs: tensor 0 is made but not passed; self, target and out follow.
+    "valid_mse_loss_float_mean": header([(128, False)] * 4, reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([4, 5], buf=1)
+    + tensor([4, 5], buf=2)
+    + tensor([], buf=3),
+    "valid_mse_loss_out_mixed_dtypes_broadcast_sum": header([(128, False)] * 4, reduction=2, op=MSE_LOSS_OUT)
+    + tensor([1], buf=0)
+    + tensor([3, 1, 4], dtype=FLOAT16, buf=1)
+    + tensor([4], dtype=BF16, buf=2)
+    + tensor([1, 4], buf=3),
+    "valid_mse_loss_none_in_place": header([(128, False)] * 3, reduction=0, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([2, 4], buf=1)
+    + tensor([4], buf=2)
+    + same_handle(1),
+    "valid_mse_loss_out_mean_into_a_row_of_self": header([(128, False)] * 3, reduction=1, op=MSE_LOSS_OUT)
+    + tensor([1], buf=0)
+    + tensor([3, 4], buf=1)
+    + tensor([3, 4], buf=2)
+    + tensor([4], buf=1),
+    "valid_mse_loss_empty_mean_is_nan": header([(64, False)] * 4, reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0, 3], buf=1)
+    + tensor([1, 3], buf=2)
+    + tensor([], dtype=FLOAT16, buf=3),
+    "valid_mse_loss_out_empty_writes_nothing": header([(64, False)] * 4, reduction=2, op=MSE_LOSS_OUT)
+    + tensor([1], buf=0)
+    + tensor([0, 3], buf=1)
+    + tensor([3], buf=2)
+    + tensor([3], dtype=BF16, buf=3),
+    "valid_mse_loss_two_chunks_workspace": header([(64, False), (40960, False), (64, False), (64, False)],
+                                                  reduction=2, flags=16, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([16, 16, 16, 5], dtype=FLOAT16, buf=1)
+    + tensor([5], dtype=FLOAT16, buf=2)
+    + tensor([], dtype=BF16, buf=3),
+    "valid_mse_loss_out_none_partial_alias": header([(256, False), (128, False)], reduction=0, flags=16,
+                                                    op=MSE_LOSS_OUT)
+    + tensor([1], buf=1)
+    + tensor([16], buf=0)
+    + tensor([16], buf=1, byte_offset=64)
+    + tensor([16], buf=0, byte_offset=32),
+    # An empty view with an offset of INT64_MAX / 3 (special 7): never scaled to bytes.
+    "valid_mse_loss_empty_view_huge_offset": header([(64, False)] * 4, reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0, 3], offset=0xE7, buf=1)
+    + tensor([1, 3], buf=2)
+    + tensor([], buf=3),
+    "valid_backward_empty_view_huge_offset": header([(64, False)] * 4, reduction=2)
+    + tensor([1, 3], buf=0)
+    + tensor([0, 3], offset=0xE7, buf=1)
+    + tensor([3], buf=2)
+    + tensor([0, 3], buf=3),
+    # 2^62 elements (special 2) of one stored value (stride 0): planned, not launched.
+    "valid_mse_loss_2_pow_62_broadcast_elements": header([(64, False)] * 4, reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([], buf=2)
+    + tensor([], buf=3),
+    # ... and 2^62 broadcast over 2 rows: 2^63 elements, more than int64 counts.
+    "invalid_mse_loss_broadcast_count_overflows": header([(64, False)] * 4, reduction=2, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([2, 1], buf=2)
+    + tensor([], buf=3),
+    "invalid_mse_loss_mean_out_not_0d": header([(128, False)] * 4, reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([4, 5], buf=1)
+    + tensor([5], buf=2)
+    + tensor([4, 5], buf=3),
+    "invalid_mse_loss_out_sum_out_shape": header([(128, False)] * 4, reduction=2, op=MSE_LOSS_OUT)
+    + tensor([1], buf=0)
+    + tensor([4, 5], buf=1)
+    + tensor([4, 5], buf=2)
+    + tensor([4], buf=3),
 }
 
 

@@ -11,8 +11,8 @@ constexpr int64_t kAllColumns = 16;
 // The columns of one part of the preparation (the golden's own split of the work).
 constexpr int64_t kColumnBlock = 4096;
 
-// Pairwise: one value, or the pairwise sum of each half (the first count / 2, then the rest); +0
-// for no values.
+// Pairwise: one value, or the pairwise sum of each half (the first count / 2, then the rest); the
+// sum of no values (an empty input: no chunks) is +0, so that the mean of nothing is 0 / 0, NaN.
 double Pairwise(const std::vector<double>& x, int64_t first, int64_t count, int64_t stride) {
   if (count == 0) return 0.0;
   if (count == 1) return x[static_cast<size_t>(first)];

@@ -11,6 +11,8 @@
 // - over all elements, the 16 column totals combined pairwise the same way;
 // - divided by N for the mean (M, or dim 0's size), rounded to float32, to the compute dtype,
 //   then converted to out's dtype.
+// No elements: every sum is +0, so a mean is NaN (0 / 0), as aclnnMseLoss writes. (aclnnMseLossOut
+// writes nothing for an empty input: callers do not compare out then, or expect it unwritten.)
 // How the work is split (below) changes no sum: each (chunk, column) sum is the same whoever
 // computes it.
 #ifndef ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GOLDEN_H_

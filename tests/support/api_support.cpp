@@ -83,7 +83,7 @@ DeviceTensor::DeviceTensor(aclDataType dtype, const std::vector<int64_t>& shape,
   if (aclrtMalloc(&storage_, storage_bytes_, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
     throw std::runtime_error(std::string("aclrtMalloc failed: ") + aclGetRecentErrMsg());
   }
-  aclrtMemset(storage_, storage_bytes_, 0x5a, storage_bytes_);  // a pattern, so stray reads show
+  aclrtMemset(storage_, storage_bytes_, kFillPattern, storage_bytes_);  // a pattern, so stray reads show
   tensor_ = aclCreateTensor(shape_.data(), rank, dtype, strides_.data(), offset_, ACL_FORMAT_ND, storage_dims_.data(),
                             storage_dims_.size(), storage_);
   if (tensor_ == nullptr) throw std::runtime_error(std::string("aclCreateTensor failed: ") + aclGetRecentErrMsg());
@@ -149,6 +149,27 @@ std::vector<uint32_t> DeviceTensor::Read() const {
     bits.push_back(value);
   }
   return bits;
+}
+
+std::vector<unsigned char> DeviceTensor::ReadStorage() const {
+  std::vector<unsigned char> host(storage_bytes_);
+  if (storage_bytes_ != 0 &&
+      aclrtMemcpy(host.data(), host.size(), storage_, storage_bytes_, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
+    throw std::runtime_error(std::string("aclrtMemcpy failed: ") + aclGetRecentErrMsg());
+  }
+  return host;
+}
+
+int64_t DeviceTensor::ChangedBytesOutsideView(unsigned char pattern) const {
+  const std::vector<unsigned char> host = ReadStorage();
+  std::vector<bool> in_view(host.size(), false);
+  const size_t bytes = ElementBytes(dtype_);
+  for (int64_t index : ViewIndices()) {
+    for (size_t k = 0; k < bytes; ++k) in_view[static_cast<size_t>(index) * bytes + k] = true;
+  }
+  int64_t changed = 0;
+  for (size_t i = 0; i < host.size(); ++i) changed += !in_view[i] && host[i] != pattern ? 1 : 0;
+  return changed;
 }
 
 void DeviceTensor::Write(const std::vector<uint32_t>& bits) {

@@ -55,6 +55,12 @@ class DeviceTensor {
   std::vector<uint32_t> Read() const;
   void Write(const std::vector<uint32_t>& bits);
   golden::Tensor ToGoldenTensor() const { return golden::Tensor{ToGolden(dtype_), shape_, Read()}; }
+  // Every byte of the storage, as it is now.
+  std::vector<unsigned char> ReadStorage() const;
+  // How many storage bytes that belong to no element of the view differ from `pattern` (a new
+  // tensor's storage is filled with kFillPattern).
+  int64_t ChangedBytesOutsideView(unsigned char pattern) const;
+  static constexpr unsigned char kFillPattern = 0x5a;
 
  private:
   std::vector<int64_t> ViewIndices() const;  // storage element index of each view element

@@ -1,12 +1,19 @@
 // The elementwise engine: the broadcasting rule, dimension planning (alignment, size-1 dims,
 // coalescing), tiles, and the scheduler visiting every element exactly once with the right
-// operand addresses.
+// operand addresses. The deterministic reduction (kernel/reduce.h): its column accumulation
+// against a plain loop, its plans (partition, divisor, workspace, threads) and results against a
+// reference of the documented order, the same bits for any thread count and part order.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <functional>
+#include <random>
+#include <thread>
 #include <vector>
 
 #include "kernel/elementwise.h"
+#include "kernel/reduce.h"
 #include "kernel/shape.h"
 #include "kernel/tensor_view.h"
 
@@ -50,8 +57,8 @@ TEST(CheckedArithmetic, DetectsOverflow) {
   EXPECT_TRUE(aclcpu::kernel::CheckedMul(1 << 30, 1 << 30, &r));
   EXPECT_FALSE(aclcpu::kernel::CheckedMul(int64_t{1} << 32, int64_t{1} << 32, &r));
   EXPECT_FALSE(aclcpu::kernel::CheckedAdd(INT64_MAX, 1, &r));
-  EXPECT_FALSE(aclcpu::kernel::CheckedNumel({int64_t{1} << 40, int64_t{1} << 40}, &r));
-  ASSERT_TRUE(aclcpu::kernel::CheckedNumel({int64_t{1} << 40, 0, int64_t{1} << 40}, &r));
+  EXPECT_FALSE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, int64_t{1} << 40}, &r));
+  ASSERT_TRUE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, 0, int64_t{1} << 40}, &r));
   EXPECT_EQ(r, 0);
 }
 
@@ -161,6 +168,320 @@ TEST(Copy, StridedViewToContiguous) {
   std::vector<float> copy(6, -1.0f);
   aclcpu::kernel::CopyToContiguous(view, reinterpret_cast<char*>(copy.data()));
   EXPECT_EQ(copy, (std::vector<float>{2, 7, 3, 8, 4, 9}));
+}
+
+// ---- the deterministic reduction ----
+
+using aclcpu::kernel::ReduceKind;
+using aclcpu::kernel::ReducePlan;
+
+TEST(Reduce, ThePartitionIsFixed) {
+  EXPECT_EQ(aclcpu::kernel::kReduceChunkRows, 1024);
+  EXPECT_EQ(aclcpu::kernel::kReduceColumnBlock, 256);
+  EXPECT_EQ(aclcpu::kernel::kReduceLanes, 16);
+}
+
+// Finite float32 values of random sign and magnitude 2^[-30, 30): sums of them depend on their
+// order.
+std::vector<float> WideValues(int64_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  std::uniform_int_distribution<int> exponent(-30, 29);
+  std::vector<float> values(static_cast<size_t>(n));
+  for (float& v : values) v = std::ldexp((rng() & 1) ? mantissa(rng) : -mantissa(rng), exponent(rng));
+  return values;
+}
+
+TEST(Reduce, AccumulateColumnsIsAPlainLoopInRowOrder) {
+  std::mt19937 rng(3);
+  for (int64_t width = 1; width <= 70; ++width) {
+    for (int64_t n : {int64_t{1}, width - 1, width, width + 1, 2 * width, 3 * width + 5, 17 * width + width / 2}) {
+      if (n < 1) continue;
+      const std::vector<float> values = WideValues(n, rng);
+      std::vector<double> acc(static_cast<size_t>(width)), expected(static_cast<size_t>(width));
+      for (int64_t k = 0; k < width; ++k) acc[k] = expected[k] = static_cast<double>(WideValues(1, rng)[0]);
+      for (int64_t j = 0; j < n; ++j) expected[static_cast<size_t>(j % width)] += static_cast<double>(values[j]);
+      aclcpu::kernel::AccumulateColumns(values.data(), n, width, acc.data());
+      for (int64_t k = 0; k < width; ++k) {
+        ASSERT_EQ(acc[k], expected[k]) << "width " << width << " n " << n << " column " << k;  // bit for bit
+      }
+    }
+  }
+  for (int64_t width : {127, 128, 129, 255, 256}) {  // the widths of column blocks
+    const std::vector<float> values = WideValues(5 * width + 3, rng);
+    std::vector<double> acc(static_cast<size_t>(width), 0.0), expected(static_cast<size_t>(width), 0.0);
+    for (size_t j = 0; j < values.size(); ++j) expected[j % static_cast<size_t>(width)] += values[j];
+    aclcpu::kernel::AccumulateColumns(values.data(), static_cast<int64_t>(values.size()), width, acc.data());
+    EXPECT_EQ(acc, expected) << width;
+  }
+}
+
+// The map of the tests below: its one input's float32 values, copied to the reduction's values.
+void CopyValues(const void* /*context*/, int64_t n, char* const* ptrs, const int64_t* byte_strides) {
+  for (int64_t k = 0; k < n; ++k) std::memcpy(ptrs[1] + k * byte_strides[1], ptrs[0] + k * byte_strides[0], 4);
+}
+
+// The documented order, written out once more: rows of C columns, chunks of 1024 rows, a
+// float64 sum per chunk and column from +0 in row order, chunks combined pairwise, (all) the 16
+// columns combined pairwise, divided, rounded to float32.
+double PairwiseOf(const std::vector<double>& x, size_t first, size_t count) {
+  if (count == 1) return x[first];
+  return PairwiseOf(x, first, count / 2) + PairwiseOf(x, first + count / 2, count - count / 2);
+}
+
+std::vector<float> Reference(ReduceKind kind, const Shape& shape, const std::vector<float>& values, double divisor) {
+  const int64_t m = static_cast<int64_t>(values.size());
+  const int64_t columns = kind == ReduceKind::kAll ? 16 : m / (shape.empty() ? 1 : shape[0]);
+  const int64_t rows = (m + columns - 1) / columns, chunks = (rows + 1023) / 1024;
+  std::vector<float> results;
+  std::vector<double> totals;
+  for (int64_t k = 0; k < columns; ++k) {
+    std::vector<double> partials;
+    for (int64_t c = 0; c < chunks; ++c) {
+      double sum = 0.0;
+      for (int64_t r = c * 1024; r < std::min(rows, (c + 1) * 1024); ++r) {
+        if (r * columns + k < m) sum += static_cast<double>(values[static_cast<size_t>(r * columns + k)]);
+      }
+      partials.push_back(sum);
+    }
+    totals.push_back(PairwiseOf(partials, 0, partials.size()));
+  }
+  if (kind == ReduceKind::kAll) return {static_cast<float>(PairwiseOf(totals, 0, 16) / divisor)};
+  for (double total : totals) results.push_back(static_cast<float>(total / divisor));
+  return results;
+}
+
+// Runs every part on a thread of its own.
+class ThreadRunner final : public aclcpu::kernel::ParallelRunner {
+ public:
+  void Run(int parts, aclcpu::kernel::PartFunction part, void* context) override {
+    std::vector<std::thread> threads;
+    for (int p = 1; p < parts; ++p) threads.emplace_back(part, context, p, parts);
+    part(context, 0, parts);
+    for (std::thread& t : threads) t.join();
+  }
+};
+
+// Runs every part on the calling thread, the last first.
+class ReverseRunner final : public aclcpu::kernel::ParallelRunner {
+ public:
+  void Run(int parts, aclcpu::kernel::PartFunction part, void* context) override {
+    for (int p = parts; p-- > 0;) part(context, p, parts);
+  }
+};
+
+ReducePlan Plan(ReduceKind kind, const OperandLayout& input, double divisor, int threads, bool aliases = false) {
+  const Shape out_shape = kind == ReduceKind::kAll
+                              ? Shape{}
+                              : Shape(input.shape.begin() + (input.shape.empty() ? 0 : 1), input.shape.end());
+  ReducePlan plan;
+  std::string why;
+  EXPECT_TRUE(aclcpu::kernel::PlanReduction(kind, input.shape, {input}, Contiguous(out_shape), divisor, aliases,
+                                            aclcpu::kernel::Platform{threads, 1 << 20, 32 << 20}, &plan, &why))
+      << why;
+  return plan;
+}
+
+// The plan's results over `input` (float32 values at data), through runner.
+std::vector<float> RunPlan(const ReducePlan& plan, const float* data, aclcpu::kernel::ParallelRunner& runner,
+                           aclcpu::kernel::DType compute = aclcpu::kernel::DType::kFloat32) {
+  std::vector<float> out(static_cast<size_t>(plan.kind == ReduceKind::kAll ? 1 : plan.columns), -1.0f);
+  std::vector<char> workspace(plan.workspace_bytes + 8);
+  char* bases[] = {reinterpret_cast<char*>(const_cast<float*>(data))};
+  aclcpu::kernel::RunReduction(plan, bases, CopyValues, nullptr, compute, aclcpu::kernel::DType::kFloat32,
+                               reinterpret_cast<char*>(out.data()), workspace.data(), runner);
+  return out;
+}
+
+TEST(Reduce, PlansOfTheDocumentedPartition) {
+  struct Expected {
+    ReduceKind kind;
+    Shape shape;
+    int64_t rows, columns, chunks, column_blocks;
+  };
+  for (const Expected& e : {
+           Expected{ReduceKind::kAll, {1}, 1, 16, 1, 1},
+           Expected{ReduceKind::kAll, {17}, 2, 16, 1, 1},
+           Expected{ReduceKind::kAll, {1024, 16}, 1024, 16, 1, 1},
+           Expected{ReduceKind::kAll, {1025, 16}, 1025, 16, 2, 1},
+           Expected{ReduceKind::kAll, {16 * 2048 + 1}, 2049, 16, 3, 1},
+           Expected{ReduceKind::kAxis0, {}, 1, 1, 1, 1},
+           Expected{ReduceKind::kAxis0, {1023, 5}, 1023, 5, 1, 1},
+           Expected{ReduceKind::kAxis0, {1024, 5}, 1024, 5, 1, 1},
+           Expected{ReduceKind::kAxis0, {1025, 5}, 1025, 5, 2, 1},
+           Expected{ReduceKind::kAxis0, {2049, 2, 128}, 2049, 256, 3, 1},
+           Expected{ReduceKind::kAxis0, {3, 257}, 3, 257, 1, 2},
+           Expected{ReduceKind::kAxis0, {3, 4, 200}, 3, 800, 1, 4},
+       }) {
+    for (int threads : {1, 2, 3, 7}) {
+      const ReducePlan plan = Plan(e.kind, Contiguous(e.shape), 1.0, threads);
+      SCOPED_TRACE(aclcpu::kernel::ShapeToString(e.shape) + " threads " + std::to_string(threads));
+      EXPECT_EQ(plan.rows, e.rows);
+      EXPECT_EQ(plan.columns, e.columns);
+      EXPECT_EQ(plan.chunks, e.chunks);
+      EXPECT_EQ(plan.column_blocks, e.column_blocks);
+      EXPECT_EQ(plan.items, e.chunks * e.column_blocks);
+      EXPECT_EQ(plan.elements, aclcpu::kernel::Numel(e.shape));
+      // The partition does not depend on the threads; the threads: one below the grain, else at
+      // most one per work item.
+      const int64_t expected_threads =
+          plan.elements < aclcpu::kernel::kParallelGrain ? 1 : std::min<int64_t>(threads, plan.items);
+      EXPECT_EQ(plan.threads, expected_threads);
+      // One chunk needs no workspace unless out aliases an input and several items would write.
+      EXPECT_EQ(plan.direct, e.chunks == 1);
+      EXPECT_EQ(plan.workspace_bytes, e.chunks == 1 ? 0u : static_cast<uint64_t>(e.chunks * e.columns * 8));
+      const ReducePlan aliased = Plan(e.kind, Contiguous(e.shape), 1.0, threads, true);
+      EXPECT_EQ(aliased.direct, e.chunks == 1 && e.column_blocks == 1);
+      EXPECT_EQ(aliased.workspace_bytes, aliased.direct ? 0u : static_cast<uint64_t>(e.chunks * e.columns * 8));
+    }
+  }
+}
+
+// Shapes of nearly INT64_MAX elements (broadcast inputs of one stored value make them valid
+// calls): the plans' counts are computed without overflow. (Found by the fuzzer: UBSan, signed
+// overflow in SetTiles' and the reduction's rounded-up divisions.)
+TEST(Reduce, PlansOfNearlyInt64MaxElements) {
+  const int64_t big = (int64_t{1} << 62) - 1;  // x 2 = INT64_MAX - 1 elements
+  const OperandLayout broadcast{4, {1}, {0}};
+  ElementwisePlan elementwise;
+  ASSERT_TRUE(PlanElementwise({2, big}, {broadcast, OperandLayout{1, {2, big}, {big, 1}}}, &elementwise));
+  EXPECT_EQ(elementwise.numel, INT64_MAX - 1);
+  EXPECT_EQ(elementwise.num_tiles, 1);
+  aclcpu::kernel::SetTiles(&elementwise, 1000);
+  EXPECT_EQ(elementwise.num_tiles, (INT64_MAX - 1) / 1000 + 1);
+  ReducePlan plan;
+  std::string why;
+  const aclcpu::kernel::Platform platform{2, 1 << 20, 32 << 20};
+  ASSERT_TRUE(aclcpu::kernel::PlanReduction(ReduceKind::kAll, {2, big}, {broadcast}, Contiguous({}), 1.0, false,
+                                            platform, &plan, &why))
+      << why;
+  EXPECT_EQ(plan.rows, int64_t{1} << 59);  // (2^63 - 2) / 16, rounded up
+  EXPECT_EQ(plan.chunks, int64_t{1} << 49);
+  EXPECT_EQ(plan.workspace_bytes, uint64_t{1} << 56);
+  ASSERT_TRUE(aclcpu::kernel::PlanReduction(ReduceKind::kAxis0, {big, 2}, {broadcast}, Contiguous({2}), 1.0, false,
+                                            platform, &plan, &why))
+      << why;
+  EXPECT_EQ(plan.rows, big);
+  EXPECT_EQ(plan.chunks, int64_t{1} << 52);
+  EXPECT_EQ(plan.workspace_bytes, uint64_t{1} << 56);
+  ASSERT_TRUE(aclcpu::kernel::PlanReduction(ReduceKind::kAxis0, {2, big}, {broadcast}, Contiguous({big}), 1.0, false,
+                                            platform, &plan, &why))
+      << why;
+  EXPECT_EQ(plan.column_blocks, (big - 1) / 256 + 1);
+}
+
+TEST(Reduce, PlanErrors) {
+  ReducePlan plan;
+  std::string why;
+  const aclcpu::kernel::Platform platform;
+  EXPECT_FALSE(aclcpu::kernel::PlanReduction(ReduceKind::kAll, {3, 4}, {Contiguous({3, 4})}, Contiguous({4}), 1.0,
+                                             false, platform, &plan, &why));
+  EXPECT_EQ(why, "out [4] is not the reduced shape []");
+  EXPECT_FALSE(aclcpu::kernel::PlanReduction(ReduceKind::kAxis0, {3, 4}, {Contiguous({3, 4})}, Contiguous({}), 1.0,
+                                             false, platform, &plan, &why));
+  EXPECT_EQ(why, "out [] is not the reduced shape [4]");
+  EXPECT_FALSE(aclcpu::kernel::PlanReduction(ReduceKind::kAll, {0, 3}, {Contiguous({0, 3})}, Contiguous({}), 1.0, false,
+                                             platform, &plan, &why));
+  EXPECT_EQ(why, "nothing to reduce: the shape [0,3] is empty");
+  EXPECT_FALSE(aclcpu::kernel::PlanReduction(ReduceKind::kAxis0, {3, 0}, {Contiguous({3, 0})}, Contiguous({0}), 1.0,
+                                             false, platform, &plan, &why));
+  EXPECT_EQ(why, "nothing to reduce: the shape [3,0] is empty");
+  why.clear();
+  EXPECT_FALSE(aclcpu::kernel::PlanReduction(ReduceKind::kAll, {3, 4}, {Contiguous({5})}, Contiguous({}), 1.0, false,
+                                             platform, &plan, &why));
+  EXPECT_FALSE(why.empty());  // the map's plan says why
+}
+
+TEST(Reduce, ResultsFollowTheDocumentedOrderForAnyThreadsAndPartOrder) {
+  std::mt19937 rng(11);
+  struct Case {
+    ReduceKind kind;
+    Shape shape;
+  };
+  for (const Case& c : {Case{ReduceKind::kAll, {1}}, Case{ReduceKind::kAll, {15}}, Case{ReduceKind::kAll, {16385}},
+                        Case{ReduceKind::kAll, {16 * 1024 * 5 + 3}}, Case{ReduceKind::kAll, {7, 30001}},
+                        Case{ReduceKind::kAxis0, {}}, Case{ReduceKind::kAxis0, {1}}, Case{ReduceKind::kAxis0, {3000}},
+                        Case{ReduceKind::kAxis0, {2049, 3}}, Case{ReduceKind::kAxis0, {1025, 513}},
+                        Case{ReduceKind::kAxis0, {4100, 2, 129}}, Case{ReduceKind::kAxis0, {5, 1000}}}) {
+    const std::vector<float> values = WideValues(aclcpu::kernel::Numel(c.shape), rng);
+    const int64_t rows =
+        c.kind == ReduceKind::kAll ? aclcpu::kernel::Numel(c.shape) : (c.shape.empty() ? 1 : c.shape[0]);
+    for (double divisor : {1.0, static_cast<double>(rows)}) {
+      const std::vector<float> expected = Reference(c.kind, c.shape, values, divisor);
+      for (int threads : {1, 2, 3, 7}) {
+        SCOPED_TRACE(aclcpu::kernel::ShapeToString(c.shape) + " divisor " + std::to_string(divisor) + " threads " +
+                     std::to_string(threads));
+        const ReducePlan plan = Plan(c.kind, Contiguous(c.shape), divisor, threads);
+        aclcpu::kernel::InlineRunner inline_runner;
+        ThreadRunner thread_runner;
+        ReverseRunner reverse_runner;
+        for (aclcpu::kernel::ParallelRunner* runner : {static_cast<aclcpu::kernel::ParallelRunner*>(&inline_runner),
+                                                       static_cast<aclcpu::kernel::ParallelRunner*>(&thread_runner),
+                                                       static_cast<aclcpu::kernel::ParallelRunner*>(&reverse_runner)}) {
+          const std::vector<float> actual = RunPlan(plan, values.data(), *runner);
+          ASSERT_EQ(actual.size(), expected.size());
+          for (size_t k = 0; k < actual.size(); ++k) ASSERT_EQ(actual[k], expected[k]) << "result " << k;
+        }
+      }
+    }
+  }
+}
+
+TEST(Reduce, AnInputReadAcrossItsLayout) {
+  // A transposed input: the map walks it in row-major order of the shape all the same.
+  std::mt19937 rng(12);
+  const Shape shape{2100, 37};
+  const std::vector<float> storage = WideValues(2100 * 37, rng);
+  std::vector<float> row_major(storage.size());
+  for (int64_t r = 0; r < 2100; ++r) {
+    for (int64_t k = 0; k < 37; ++k)
+      row_major[static_cast<size_t>(r * 37 + k)] = storage[static_cast<size_t>(k * 2100 + r)];
+  }
+  const OperandLayout transposed{4, shape, {1, 2100}};
+  for (ReduceKind kind : {ReduceKind::kAll, ReduceKind::kAxis0}) {
+    aclcpu::kernel::InlineRunner runner;
+    const std::vector<float> actual = RunPlan(Plan(kind, transposed, 3.0, 2), storage.data(), runner);
+    EXPECT_EQ(actual, Reference(kind, shape, row_major, 3.0));
+  }
+}
+
+TEST(Reduce, TheMeanDividesByNRatherThanMultiplyingByItsReciprocal) {
+  // Find S = N * T, T a float32 midpoint that rounds up (ties to even), for which S * (1 / N)
+  // rounds below T in float64, so that a multiplication would round the result down instead.
+  double witness_sum = 0.0, witness_n = 0.0;
+  const float below = std::nextafter(2.0f, 0.0f);  // 2 - 2^-23: odd last bit
+  const double midpoint = static_cast<double>(below) + std::ldexp(1.0, -24);
+  for (int n = 3; n < 100000 && witness_n == 0.0; ++n) {
+    const double sum = midpoint * n;  // exact: 25 + 17 bits
+    if (static_cast<float>(sum / n) != static_cast<float>(sum * (1.0 / n))) {
+      witness_sum = sum;
+      witness_n = n;
+    }
+  }
+  ASSERT_NE(witness_n, 0.0);
+  EXPECT_EQ(static_cast<float>(witness_sum / witness_n), 2.0f);  // the midpoint, rounded to even
+  // Two values whose float64 sum is witness_sum: its float32 rounding and the rest (exact).
+  const float high = static_cast<float>(witness_sum);
+  const float low = static_cast<float>(witness_sum - high);
+  ASSERT_EQ(static_cast<double>(high) + static_cast<double>(low), witness_sum);
+  const std::vector<float> values{high, low};
+  aclcpu::kernel::InlineRunner runner;
+  EXPECT_EQ(RunPlan(Plan(ReduceKind::kAll, Contiguous({2}), witness_n, 1), values.data(), runner),
+            std::vector<float>{2.0f});
+  const std::vector<float> column{high, low};  // over axis 0: one column of two rows
+  EXPECT_EQ(RunPlan(Plan(ReduceKind::kAxis0, Contiguous({2}), witness_n, 1), column.data(), runner),
+            std::vector<float>{2.0f});
+}
+
+TEST(Reduce, ResultsAreRoundedToTheComputeDtypeBeforeTheStore) {
+  // 1 + 2^-11 + 2^-20: FLOAT16 (11 bits) rounds it up to 1 + 2^-10; stored as FLOAT it stays so.
+  const std::vector<float> values{1.0f, std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20)};
+  aclcpu::kernel::InlineRunner runner;
+  const ReducePlan plan = Plan(ReduceKind::kAll, Contiguous({2}), 1.0, 1);
+  EXPECT_EQ(RunPlan(plan, values.data(), runner, aclcpu::kernel::DType::kFloat16),
+            std::vector<float>{1.0f + std::ldexp(1.0f, -10)});
+  EXPECT_EQ(RunPlan(plan, values.data(), runner, aclcpu::kernel::DType::kBFloat16), std::vector<float>{1.0f});
+  EXPECT_EQ(RunPlan(plan, values.data(), runner, aclcpu::kernel::DType::kFloat32),
+            std::vector<float>{1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20)});
 }
 
 }  // namespace

@@ -31,11 +31,20 @@ bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, s
       return false;
     }
   }
+  for (const TensorSpec& input : c.inputs) {
+    if (input.shape.size() > static_cast<size_t>(kernel::kMaxRank)) {
+      *error = "infer shape rejected the case: " + input.name + " has " + std::to_string(input.shape.size()) +
+               " dims; at most " + std::to_string(kernel::kMaxRank) + " are supported";
+      return false;
+    }
+  }
   std::string why;
-  if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, c.inputs[kGrad].shape, y_shape, &why)) {
+  kernel::Shape y;
+  if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, c.inputs[kGrad].shape, &y, &why)) {
     *error = "infer shape rejected the case: " + why;
     return false;
   }
+  *y_shape = y;
   *y_dtype = mse::InferDtype(c.inputs[kSelf].dtype);
   return true;
 }

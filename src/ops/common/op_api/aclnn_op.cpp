@@ -1,6 +1,8 @@
 #include "aclnn_op.h"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 #include <utility>
 
 #include "runtime/api_guard.h"
@@ -10,6 +12,7 @@ namespace opapi {
 namespace {
 
 constexpr uint64_t kWorkspaceAlignment = 64;
+static_assert(PhaseOne::kMaxParams <= LaunchSpec::kMaxArguments, "every parameter is an executor argument");
 
 std::string ExpectedList(const std::vector<kernel::DType>& allowed) {
   std::vector<kernel::DType> sorted = allowed;
@@ -36,6 +39,14 @@ bool SameElementAddresses(const kernel::TensorView& input, const kernel::TensorV
   return true;
 }
 
+// A view's first element as a byte offset from its storage. An empty view's offset was never
+// checked (nothing of it is read or written) and may be anything, even too large to scale to bytes:
+// 0 then. A non-empty view lies inside its storage (CheckMemory), so its product cannot overflow.
+int64_t FirstElementBytes(const aclTensor& t) {
+  if (TensorNumel(t) == 0) return 0;
+  return t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype));
+}
+
 }  // namespace
 
 void LaunchArgs::Stage(const std::vector<StagedInput>& staged) {
@@ -44,7 +55,7 @@ void LaunchArgs::Stage(const std::vector<StagedInput>& staged) {
     view.data = data(entry.param);
     char* copy = workspace(entry.workspace_offset);
     kernel::CopyToContiguous(view, copy);
-    data_[static_cast<size_t>(entry.param)] = copy;
+    data_[entry.param] = copy;
   }
 }
 
@@ -55,18 +66,19 @@ aclnnStatus PhaseOne::Fail(aclnnStatus code, const std::string& message) const {
 
 aclnnStatus PhaseOne::Resolve(std::initializer_list<TensorParam> params, const uint64_t* workspace_size,
                               aclOpExecutor* const* executor) {
-  params_.assign(params.begin(), params.end());
-  for (const TensorParam& p : params_) {
-    if (p.handle == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(p.name) + " is null");
+  if (params.size() > static_cast<size_t>(kMaxParams)) throw std::logic_error("PhaseOne: too many tensor parameters");
+  count_ = 0;
+  for (const TensorParam& p : params) params_[count_++] = p;
+  for (int i = 0; i < count_; ++i) {
+    if (params_[i].handle == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(params_[i].name) + " is null");
   }
   if (workspace_size == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is null");
   if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "executor is null");
-  tensors_.clear();
-  for (const TensorParam& p : params_) {
-    tensors_.push_back(FindTensor(p.handle));
-    if (!tensors_.back()) {
+  for (int i = 0; i < count_; ++i) {
+    tensors_[i] = FindTensor(params_[i].handle);
+    if (!tensors_[i]) {
       return Fail(ACLNN_ERR_PARAM_INVALID,
-                  std::string(p.name) + " is not a live aclTensor (destroyed, or never created)");
+                  std::string(params_[i].name) + " is not a live aclTensor (destroyed, or never created)");
     }
   }
   return ACLNN_SUCCESS;
@@ -107,7 +119,7 @@ aclnnStatus PhaseOne::CheckMaxRank(std::initializer_list<int> params) const {
 }
 
 aclnnStatus PhaseOne::CheckFormats() const {
-  for (size_t i = 0; i < params_.size(); ++i) {
+  for (int i = 0; i < count_; ++i) {
     const aclFormat format = tensors_[i]->format;
     if (!IsPlainFormat(format)) {
       return Fail(ACLNN_ERR_PARAM_INVALID, std::string(params_[i].name) + " format " + FormatName(format) +
@@ -118,10 +130,16 @@ aclnnStatus PhaseOne::CheckFormats() const {
 }
 
 aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape* result) const {
-  std::vector<const kernel::Shape*> shapes;
-  for (int param : params) shapes.push_back(&shape(param));
+  kernel::Shape shapes[kMaxParams];  // after CheckMaxRank: at most kernel::kMaxRank dims each
+  const kernel::Shape* pointers[kMaxParams];
+  size_t count = 0;
+  for (int param : params) {
+    shapes[count] = shape(param);
+    pointers[count] = &shapes[count];
+    ++count;
+  }
   std::string why;
-  if (kernel::BroadcastShapes(shapes.data(), shapes.size(), result, &why)) return ACLNN_SUCCESS;
+  if (kernel::BroadcastShapes(pointers, count, result, &why)) return ACLNN_SUCCESS;
   std::string list;
   size_t k = 0;
   for (int param : params) {
@@ -132,26 +150,28 @@ aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape
   return Fail(ACLNN_ERR_PARAM_INVALID, list + " do not broadcast: " + why);
 }
 
-aclnnStatus PhaseOne::CheckShape(int param, const kernel::Shape& expected, const std::string& what) const {
+aclnnStatus PhaseOne::CheckShape(int param, const kernel::Shape& expected, const char* what) const {
   if (shape(param) == expected) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " shape " + kernel::ShapeToString(shape(param)) +
                                            " differs from " + what + " " + kernel::ShapeToString(expected));
 }
 
 aclnnStatus PhaseOne::CheckMemory() {
-  arguments_.clear();
-  spans_.assign(params_.size(), ByteSpan{});
-  for (size_t i = 0; i < params_.size(); ++i) {
+  for (int i = 0; i < count_; ++i) {
     const aclTensor& t = *tensors_[i];
     MemoryRange range{nullptr, 0, 0, params_[i].name};
     if (aclnnStatus status = CheckTensorMemory(api_, params_[i].name, t, &range, &spans_[i])) return status;
     const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
     const bool touched = range.bytes != 0;
-    arguments_.push_back(TensorArgument{params_[i].name, params_[i].output, static_cast<char*>(t.data), range.bytes,
-                                        range.allocation_id, touched ? spans_[i].begin - base : 0,
-                                        touched ? spans_[i].end - base : 0});
+    arguments_[i] = TensorArgument{params_[i].name,
+                                   params_[i].output,
+                                   static_cast<char*>(t.data),
+                                   range.bytes,
+                                   range.allocation_id,
+                                   touched ? spans_[i].begin - base : 0,
+                                   touched ? spans_[i].end - base : 0};
   }
-  for (size_t i = 0; i < params_.size(); ++i) {
+  for (int i = 0; i < count_; ++i) {
     if (params_[i].output && TensorNumel(*tensors_[i]) > 0) {
       if (aclnnStatus status = CheckNoSelfOverlap(api_, params_[i].name, *tensors_[i])) return status;
     }
@@ -159,9 +179,7 @@ aclnnStatus PhaseOne::CheckMemory() {
   return ACLNN_SUCCESS;
 }
 
-bool PhaseOne::Overlap(int a, int b) const {
-  return spans_[static_cast<size_t>(a)].Overlaps(spans_[static_cast<size_t>(b)]);
-}
+bool PhaseOne::Overlap(int a, int b) const { return spans_[a].Overlaps(spans_[b]); }
 
 kernel::TensorView PhaseOne::View(int param) const {
   const aclTensor& t = tensor(param);
@@ -169,17 +187,17 @@ kernel::TensorView PhaseOne::View(int param) const {
   view.dtype = dtype(param);
   view.shape = t.view_dims;
   view.strides = t.strides;
-  view.data = static_cast<char*>(t.data) + t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype));
+  view.data = static_cast<char*>(t.data) + FirstElementBytes(t);
   return view;
 }
 
 std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int> inputs, int out,
-                                                      std::vector<kernel::TensorView*> views) {
+                                                      std::initializer_list<kernel::TensorView*> views) {
   std::vector<StagedInput> staged;
   const kernel::TensorView out_view = View(out);
-  size_t k = 0;
+  const kernel::TensorView* const* view_of = views.begin();
   for (int param : inputs) {
-    kernel::TensorView* view = views[k++];
+    kernel::TensorView* view = const_cast<kernel::TensorView*>(*view_of++);
     if (!Overlap(param, out) || SameElementAddresses(*view, out_view)) continue;
     const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(view->dtype));
     staged.push_back(StagedInput{param, *view, ReserveWorkspace(bytes)});
@@ -197,18 +215,17 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
 aclnnStatus PhaseOne::Finish(Launch launch, uint64_t* workspace_size, aclOpExecutor** executor) {
   // Each view's first element as a byte offset from its storage (the launch adds the storage
   // address it is given).
-  std::vector<int64_t> offsets;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    const aclTensor& t = *tensors_[i];
-    offsets.push_back(t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype)));
-  }
+  std::array<int64_t, kMaxParams> offsets{};
+  for (int i = 0; i < count_; ++i) offsets[i] = FirstElementBytes(*tensors_[i]);
   LaunchSpec spec;
   spec.workspace_size = workspace_size_;
-  spec.arguments = arguments_;
-  spec.run_at = [launch = std::move(launch), offsets](void* workspace, const std::vector<char*>& bases) {
-    std::vector<char*> data(bases.size());
-    for (size_t i = 0; i < bases.size(); ++i) data[i] = bases[i] + offsets[i];
-    LaunchArgs args(workspace, std::move(data));
+  spec.argument_count = count_;
+  std::copy(arguments_, arguments_ + count_, spec.arguments);
+  const int count = count_;
+  spec.run_at = [launch = std::move(launch), offsets, count](void* workspace, char* const* bases) {
+    char* data[kMaxParams];
+    for (int i = 0; i < count; ++i) data[i] = bases[i] + offsets[i];
+    LaunchArgs args(workspace, data, count);
     launch(args);
   };
   *workspace_size = workspace_size_;
@@ -217,14 +234,9 @@ aclnnStatus PhaseOne::Finish(Launch launch, uint64_t* workspace_size, aclOpExecu
 }
 
 aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor) {
-  for (TensorArgument& argument : arguments_) argument.storage_bytes = 0;  // nothing touched
+  for (int i = 0; i < count_; ++i) arguments_[i].storage_bytes = 0;  // nothing touched
   workspace_size_ = 0;
   return Finish([](LaunchArgs&) {}, workspace_size, executor);
-}
-
-aclnnStatus GuardedPhaseOne(const char* api, const std::function<aclnnStatus()>& body) {
-  return Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_CREATE_EXECUTOR),
-                 static_cast<aclnnStatus>(ACLNN_ERR_INNER), body);
 }
 
 aclnnStatus GuardedLaunch(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,

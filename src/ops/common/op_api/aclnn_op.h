@@ -20,6 +20,7 @@
 #include "kernel/tensor_view.h"
 #include "nnopbase/nnopbase_internal.h"
 #include "nnopbase/tensor_checks.h"
+#include "runtime/api_guard.h"
 
 namespace aclcpu {
 namespace opapi {
@@ -43,22 +44,29 @@ struct StagedInput {
 // pointing at their copies.
 class LaunchArgs {
  public:
-  LaunchArgs(void* workspace, std::vector<char*> data) : workspace_(static_cast<char*>(workspace)), data_(data) {}
-  char* data(int param) const { return data_[static_cast<size_t>(param)]; }
+  static constexpr int kMaxParams = 6;
+  // data[i]: parameter i's first element (count of them).
+  LaunchArgs(void* workspace, const char* const* data, int count) : workspace_(static_cast<char*>(workspace)) {
+    for (int i = 0; i < count; ++i) data_[i] = const_cast<char*>(data[i]);
+  }
+  char* data(int param) const { return data_[param]; }
   char* workspace(uint64_t offset) const { return workspace_ + offset; }
   // Copies the staged inputs to the workspace and points their data there.
   void Stage(const std::vector<StagedInput>& staged);
 
  private:
   char* workspace_;
-  std::vector<char*> data_;
+  char* data_[kMaxParams] = {};
 };
 
 using Launch = std::function<void(LaunchArgs& args)>;
 
-// One call of an operator's first phase, e.g. aclnnMseLossGetWorkspaceSize.
+// One call of an operator's first phase, e.g. aclnnMseLossGetWorkspaceSize. Holds everything in
+// place (no heap memory for up to kMaxParams tensor parameters).
 class PhaseOne {
  public:
+  static constexpr int kMaxParams = LaunchArgs::kMaxParams;
+
   explicit PhaseOne(const char* api) : api_(api) {}
   const char* api() const { return api_; }
 
@@ -70,9 +78,9 @@ class PhaseOne {
   aclnnStatus Resolve(std::initializer_list<TensorParam> params, const uint64_t* workspace_size,
                       aclOpExecutor* const* executor);
 
-  const aclTensor& tensor(int param) const { return *tensors_[static_cast<size_t>(param)]; }
-  const char* name(int param) const { return params_[static_cast<size_t>(param)].name; }
-  const kernel::Shape& shape(int param) const { return tensor(param).view_dims; }
+  const aclTensor& tensor(int param) const { return *tensors_[param]; }
+  const char* name(int param) const { return params_[param].name; }
+  const std::vector<int64_t>& shape(int param) const { return tensor(param).view_dims; }
   int64_t numel(int param) const { return TensorNumel(tensor(param)); }
   // The engine's dtype of a parameter (after CheckDtype passed for it).
   kernel::DType dtype(int param) const;
@@ -89,7 +97,7 @@ class PhaseOne {
   // The broadcast shape of the parameters; 161002 "a [..], b [..] and c [..] do not broadcast: ...".
   aclnnStatus Broadcast(std::initializer_list<int> params, kernel::Shape* shape) const;
   // 161002 "<name> shape X differs from <what> Y".
-  aclnnStatus CheckShape(int param, const kernel::Shape& expected, const std::string& what) const;
+  aclnnStatus CheckShape(int param, const kernel::Shape& expected, const char* what) const;
   // Every view inside its storage and every storage inside one live allocation; outputs whose
   // elements do not overlap each other (161002; 161001 for a null data pointer).
   aclnnStatus CheckMemory();
@@ -105,7 +113,7 @@ class PhaseOne {
   // reading them while out is written would not give the out-of-place result, so each is given a
   // contiguous copy in the workspace. Their views in *views become contiguous (the copies').
   std::vector<StagedInput> StageAliasedInputs(std::initializer_list<int> inputs, int out,
-                                              std::vector<kernel::TensorView*> views);
+                                              std::initializer_list<kernel::TensorView*> views);
   // Reserves bytes of workspace (64-byte aligned) and returns their offset.
   uint64_t ReserveWorkspace(uint64_t bytes);
   uint64_t workspace_size() const { return workspace_size_; }
@@ -117,16 +125,21 @@ class PhaseOne {
 
  private:
   const char* api_;
-  std::vector<TensorParam> params_;
-  std::vector<std::shared_ptr<const aclTensor>> tensors_;
-  std::vector<TensorArgument> arguments_;
-  std::vector<ByteSpan> spans_;
+  int count_ = 0;
+  TensorParam params_[kMaxParams] = {};
+  std::shared_ptr<const aclTensor> tensors_[kMaxParams];  // alive for the call, whoever destroys the handle
+  TensorArgument arguments_[kMaxParams] = {};
+  ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
 };
 
 // Runs an API's phase one or launch with the C boundary's guarantees (no exception escapes;
 // an internal failure is ACLNN_ERR_INNER with a message).
-aclnnStatus GuardedPhaseOne(const char* api, const std::function<aclnnStatus()>& body);
+template <typename Body>
+aclnnStatus GuardedPhaseOne(const char* api, Body body) {
+  return Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_CREATE_EXECUTOR),
+                 static_cast<aclnnStatus>(ACLNN_ERR_INNER), body);
+}
 aclnnStatus GuardedLaunch(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                           aclrtStream stream);
 

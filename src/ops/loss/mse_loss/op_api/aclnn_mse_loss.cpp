@@ -47,6 +47,15 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   if (aclnnStatus status = call.CheckMaxRank({kSelf, kTarget})) return status;
   kernel::Shape broadcast;
   if (aclnnStatus status = call.Broadcast({kSelf, kTarget}, &broadcast)) return status;
+  // Inputs that each repeat a few stored values (zero strides) may broadcast to more elements than
+  // int64 counts; the backward's out, of that shape, is refused for it, but a reduction's is not.
+  int64_t broadcast_numel = 0;
+  if (!kernel::CheckedNumel(broadcast, &broadcast_numel)) {
+    return call.Fail(ACLNN_ERR_PARAM_INVALID, "self " + kernel::ShapeToString(call.shape(kSelf)) + " and target " +
+                                                  kernel::ShapeToString(call.shape(kTarget)) + " broadcast to " +
+                                                  kernel::ShapeToString(broadcast) +
+                                                  ", whose element count overflows int64");
+  }
   const bool none = api_reduction == loss::Reduction::kNone;
   const std::string reduction_name = loss::ReductionName(api_reduction);
   if (none) {
@@ -54,7 +63,10 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   } else if (axis0) {
     const kernel::Shape reduced(broadcast.begin() + (broadcast.empty() ? 0 : 1), broadcast.end());
     if (aclnnStatus status = call.CheckShape(kOut, reduced, "the broadcast shape without dim 0")) return status;
-  } else if (aclnnStatus status = call.CheckShape(kOut, {}, "the 0-d shape of reduction " + reduction_name)) {
+  } else if (aclnnStatus status =
+                 call.CheckShape(kOut, {},
+                                 api_reduction == loss::Reduction::kMean ? "the 0-d shape of reduction mean"
+                                                                         : "the 0-d shape of reduction sum")) {
     return status;
   }
   if (aclnnStatus status = call.CheckFormats()) return status;

@@ -133,7 +133,8 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   y.element_size = kernel::ElementSize(input.store_dtype);
   std::string why;
   if (none) {
-    if (!kernel::PlanElementwise(shape, {input.predict.Layout(), input.label.Layout(), y}, &result.plan, &why)) {
+    const kernel::OperandLayout operands[] = {input.predict.Layout(), input.label.Layout(), y};
+    if (!kernel::PlanElementwise(shape, operands, 3, &result.plan, &why)) {
       return Fail("cannot plan the losses: " + why, error);
     }
     const kernel::Schedule schedule = kernel::ScheduleElementwise(input.platform, kY, &result.plan);
@@ -145,8 +146,9 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     const int64_t numel = kernel::Numel(shape);
     const double divisor =
         result.mean ? static_cast<double>(input.reduce_axis0 ? (shape.empty() ? 1 : shape[0]) : numel) : 1.0;
-    if (!kernel::PlanReduction(kind, shape, {input.predict.Layout(), input.label.Layout()}, y, divisor,
-                               input.y_aliases_inputs, input.platform, &result.reduce, &why)) {
+    const kernel::OperandLayout inputs[] = {input.predict.Layout(), input.label.Layout()};
+    if (!kernel::PlanReduction(kind, shape, inputs, 2, y, divisor, input.y_aliases_inputs, input.platform,
+                               &result.reduce, &why)) {
       return Fail("cannot plan the reduction: " + why, error);
     }
     result.threads = result.reduce.threads;

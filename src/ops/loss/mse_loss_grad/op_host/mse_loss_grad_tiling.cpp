@@ -85,7 +85,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     result.cof = static_cast<float>(2.0 / static_cast<double>(numel));
   }
 
-  std::vector<kernel::OperandLayout> operands(kOperandCount);
+  kernel::OperandLayout operands[kOperandCount];
   operands[kPredict] = input.predict.Layout();
   operands[kLabel] = input.label.Layout();
   operands[kDout] = input.dout.Layout();
@@ -95,7 +95,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   operands[kY] = input.y.Layout();
   operands[kY].element_size = kernel::ElementSize(input.store_dtype);
   std::string why;
-  if (!kernel::PlanElementwise(input.y.shape, operands, &result.plan, &why)) {
+  if (!kernel::PlanElementwise(input.y.shape, operands, kOperandCount, &result.plan, &why)) {
     *error = "MseLossGrad: cannot plan the inputs " + kernel::ShapeToString(input.predict.shape) + ", " +
              kernel::ShapeToString(input.label.shape) + ", " + kernel::ShapeToString(input.dout.shape) + " into y " +
              kernel::ShapeToString(input.y.shape) + ": " + why;

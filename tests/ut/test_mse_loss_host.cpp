@@ -1,0 +1,546 @@
+// MseLoss below the aclnn API, layer by layer: the definition; infer shape and infer dtype (the
+// graph's rules, and their errors); the tiling (reduction strings, the tiling key's encoding and
+// the values that encode no kernel, the kernel-level and the fused checks with their messages,
+// the reduction plan, its divisor and workspace); and the kernel run on host buffers against the
+// golden, for every variant the key selects.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "golden/mse_loss_golden.h"
+#include "kernel/parallel.h"
+#include "kernel/tensor_view.h"
+#include "op_graph/mse_loss_def.h"
+#include "op_host/mse_loss_infer.h"
+#include "op_host/mse_loss_tiling.h"
+#include "op_kernel/mse_loss_kernel.h"
+
+namespace {
+
+namespace mse = aclcpu::mse_loss;
+using aclcpu::kernel::DType;
+using aclcpu::kernel::Shape;
+using aclcpu::kernel::TensorView;
+
+const DType kDtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+
+TensorView View(DType dtype, const Shape& shape) {
+  return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
+}
+
+// The tiling input of the fused kernel (the aclnn layer's view of the call): y is out, of the
+// shape the API checked, in the promoted dtype, stored as store.
+mse::TilingInput Fused(DType predict, const Shape& predict_shape, DType label, const Shape& label_shape,
+                       const std::string& reduction, bool axis0, DType store) {
+  mse::TilingInput input;
+  input.predict = View(predict, predict_shape);
+  input.label = View(label, label_shape);
+  Shape broadcast;
+  EXPECT_TRUE(aclcpu::kernel::BroadcastShapes({predict_shape, label_shape}, &broadcast, nullptr));
+  Shape y = broadcast;
+  if (reduction != "none") y = axis0 && !broadcast.empty() ? Shape(broadcast.begin() + 1, broadcast.end()) : Shape{};
+  input.y = View(aclcpu::kernel::PromoteTypes(predict, label), y);
+  input.store_dtype = store;
+  input.reduction = reduction;
+  input.fused = true;
+  input.reduce_axis0 = axis0 && reduction != "none";
+  input.platform = aclcpu::kernel::Platform{4, 1 << 20, 32 << 20};
+  return input;
+}
+
+// The kernel as the graph drives it: one shape, one dtype, y from infer shape and infer dtype.
+mse::TilingInput Graph(DType dtype, const Shape& shape, const std::string& reduction) {
+  mse::TilingInput input;
+  input.predict = View(dtype, shape);
+  input.label = View(dtype, shape);
+  Shape y;
+  EXPECT_TRUE(mse::InferShape(shape, shape, reduction, &y, nullptr));
+  input.y = View(mse::InferDtype(dtype), y);
+  input.store_dtype = dtype;
+  input.reduction = reduction;
+  input.platform = aclcpu::kernel::Platform{4, 1 << 20, 32 << 20};
+  return input;
+}
+
+// ComputeTiling's error for this input ("" when it succeeds).
+std::string TilingError(const mse::TilingInput& input) {
+  mse::TilingData data;
+  std::string error;
+  return mse::ComputeTiling(input, &data, &error) ? "" : error;
+}
+
+mse::TilingData Tiling(const mse::TilingInput& input) {
+  mse::TilingData data;
+  std::string error;
+  EXPECT_TRUE(mse::ComputeTiling(input, &data, &error)) << error;
+  return data;
+}
+
+mse::KernelKey KeyOf(const mse::TilingData& data) {
+  mse::KernelKey key;
+  EXPECT_TRUE(mse::KernelKey::Decode(data.tiling_key, &key)) << data.tiling_key;
+  return key;
+}
+
+// ---- definition, infer shape, infer dtype ----
+
+TEST(MseLossDefinition, InputsOutputDtypesAndAttribute) {
+  const aclcpu::OpDefinition& def = mse::Definition();
+  EXPECT_EQ(def.type, "MseLoss");
+  EXPECT_EQ(def.inputs, (std::vector<std::string>{"predict", "label"}));
+  EXPECT_EQ(def.outputs, (std::vector<std::string>{"y"}));
+  EXPECT_EQ(def.dtypes, (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
+  EXPECT_EQ(def.format, "ND");
+  EXPECT_EQ(def.reduction_attr, "reduction");
+  EXPECT_EQ(def.reduction_default, "mean");
+  EXPECT_EQ(def.reduction_values, (std::vector<std::string>{"none", "mean", "sum"}));
+  EXPECT_EQ(mse::Attrs().reduction, "mean");
+}
+
+TEST(MseLossInferShape, NoneKeepsTheShapeMeanAndSumAreZeroD) {
+  for (const Shape& shape : {Shape{182, 4}, Shape{7}, Shape{}, Shape{2, 0, 3}, Shape(8, 2)}) {
+    Shape y{99};
+    ASSERT_TRUE(mse::InferShape(shape, shape, "none", &y, nullptr));
+    EXPECT_EQ(y, shape);
+    for (const char* reduction : {"mean", "sum"}) {
+      y = {99};
+      ASSERT_TRUE(mse::InferShape(shape, shape, reduction, &y, nullptr));
+      EXPECT_EQ(y, Shape{});
+    }
+  }
+}
+
+TEST(MseLossInferShape, PredictAndLabelMustHaveOneShape) {
+  Shape y;
+  std::string why;
+  // At this level nothing broadcasts (the aclnn layer does it before): [3,1] and [1,4] differ.
+  for (const Shape& label : {Shape{4}, Shape{1, 4}, Shape{3, 4, 1}, Shape{}}) {
+    EXPECT_FALSE(mse::InferShape({3, 1}, label, "mean", &y, &why));
+    EXPECT_NE(why.find("predict [3,1] and label " + aclcpu::kernel::ShapeToString(label) + " differ in shape"),
+              std::string::npos)
+        << why;
+  }
+  EXPECT_FALSE(mse::InferShape({3}, {4}, "none", &y, nullptr));  // no message asked for
+}
+
+TEST(MseLossInferShape, UnknownReductions) {
+  Shape y;
+  std::string why;
+  for (const char* reduction : {"average", "Mean", "", "none ", "2"}) {
+    EXPECT_FALSE(mse::InferShape({3}, {3}, reduction, &y, &why)) << reduction;
+    EXPECT_EQ(why, std::string("reduction \"") + reduction + "\" is invalid; expected none, mean or sum");
+  }
+  EXPECT_FALSE(mse::InferShape({3}, {4}, "avg", &y, &why));  // the reduction is checked first
+  EXPECT_NE(why.find("reduction \"avg\""), std::string::npos) << why;
+}
+
+TEST(MseLossInferDtype, TakesPredicts) {
+  for (DType dtype : kDtypes) EXPECT_EQ(mse::InferDtype(dtype), dtype);
+}
+
+// ---- tiling ----
+
+TEST(MseLossTiling, ReductionStringsMapToTheKernelsNumbers) {
+  mse::TilingReduction r;
+  ASSERT_TRUE(mse::ReductionFromString("none", &r));
+  EXPECT_EQ(static_cast<uint32_t>(r), 0u);
+  ASSERT_TRUE(mse::ReductionFromString("sum", &r));
+  EXPECT_EQ(static_cast<uint32_t>(r), 1u);
+  ASSERT_TRUE(mse::ReductionFromString("mean", &r));
+  EXPECT_EQ(static_cast<uint32_t>(r), 2u);
+  for (const char* bad : {"Mean", "", "avg", "sum\n"}) EXPECT_FALSE(mse::ReductionFromString(bad, &r)) << bad;
+  mse::TilingInput input = Graph(DType::kFloat32, {4}, "mean");
+  input.reduction = "avg";
+  EXPECT_EQ(TilingError(input), "MseLoss: reduction \"avg\" is invalid; expected none, mean or sum");
+}
+
+TEST(MseLossTiling, EveryKeyDecodesToItsVariant) {
+  std::set<uint64_t> keys;
+  for (auto reduce : {mse::ReduceMode::kNone, mse::ReduceMode::kAll, mse::ReduceMode::kAxis0}) {
+    for (auto mode : {aclcpu::kernel::ScheduleMode::kContiguous, aclcpu::kernel::ScheduleMode::kBroadcast,
+                      aclcpu::kernel::ScheduleMode::kBlocked}) {
+      for (int flags = 0; flags < 8; ++flags) {
+        for (DType predict : kDtypes) {
+          for (DType label : kDtypes) {
+            for (DType store : kDtypes) {
+              mse::KernelKey key;
+              key.reduce = reduce;
+              key.mode = mode;
+              key.stream_stores = (flags & 1) != 0;
+              key.round_losses = (flags & 2) != 0;
+              key.empty = (flags & 4) != 0;
+              key.predict = predict;
+              key.label = label;
+              key.compute = aclcpu::kernel::PromoteTypes(predict, label);
+              key.store = store;
+              const uint64_t encoded = key.Encode();
+              keys.insert(encoded);
+              mse::KernelKey back;
+              ASSERT_TRUE(mse::KernelKey::Decode(encoded, &back)) << encoded;
+              EXPECT_TRUE(back.reduce == reduce && back.mode == mode && back.stream_stores == key.stream_stores &&
+                          back.round_losses == key.round_losses && back.empty == key.empty && back.predict == predict &&
+                          back.label == label && back.compute == key.compute && back.store == store)
+                  << encoded;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(keys.size(), 3u * 3 * 8 * 27);
+}
+
+TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
+  mse::KernelKey valid;
+  valid.reduce = mse::ReduceMode::kAll;
+  valid.predict = DType::kFloat16;
+  valid.label = DType::kFloat16;
+  valid.compute = DType::kFloat16;
+  const uint64_t base = valid.Encode();  // digits: reduce, mode, stream, round, empty, predict, label, compute, store
+  mse::KernelKey out;
+  ASSERT_TRUE(mse::KernelKey::Decode(base, &out));
+  const uint64_t digit[9] = {100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
+  // Each digit one past its largest value (reduce 3, mode 3, flags 2, dtypes 3).
+  const uint64_t largest[9] = {2, 2, 1, 1, 1, 2, 2, 2, 2};
+  for (int d = 0; d < 9; ++d) {
+    const uint64_t current = base / digit[d] % 10;
+    const uint64_t bad = base + (largest[d] + 1 - current) * digit[d];
+    EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << "digit " << d << ": " << bad;
+    const uint64_t nine = base + (9 - current) * digit[d];
+    EXPECT_FALSE(mse::KernelKey::Decode(nine, &out)) << "digit " << d << ": " << nine;
+  }
+  // A compute dtype that is not the promotion of predict and label.
+  mse::KernelKey wrong = valid;
+  wrong.compute = DType::kFloat32;  // FLOAT16 with FLOAT16 computes in FLOAT16
+  EXPECT_FALSE(mse::KernelKey::Decode(wrong.Encode(), &out));
+  wrong.label = DType::kBFloat16;
+  wrong.compute = DType::kFloat16;  // FLOAT16 with BF16 computes in FLOAT
+  EXPECT_FALSE(mse::KernelKey::Decode(wrong.Encode(), &out));
+  wrong.compute = DType::kFloat32;
+  EXPECT_TRUE(mse::KernelKey::Decode(wrong.Encode(), &out));
+  // More digits than a key has.
+  for (uint64_t bad : {base + uint64_t{1000000000}, uint64_t{10000000000}, uint64_t{UINT64_MAX}}) {
+    EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << bad;
+  }
+}
+
+TEST(MseLossTiling, KernelLevelChecks) {
+  mse::TilingInput input = Graph(DType::kFloat32, {4}, "mean");
+  input.label.dtype = DType::kFloat16;
+  EXPECT_EQ(TilingError(input), "MseLoss: predict FLOAT, label FLOAT16 and y FLOAT must have one dtype");
+  input = Graph(DType::kBFloat16, {4}, "mean");
+  input.y.dtype = DType::kFloat32;
+  EXPECT_EQ(TilingError(input), "MseLoss: predict BF16, label BF16 and y FLOAT must have one dtype");
+  input = Graph(DType::kFloat32, {3, 4}, "sum");
+  input.label = View(DType::kFloat32, {4});  // broadcastable, but not at this level
+  EXPECT_EQ(TilingError(input), "MseLoss: predict [3,4] and label [4] must have one shape");
+  input = Graph(DType::kFloat32, {3, 4}, "sum");
+  input.reduce_axis0 = true;
+  input.y = View(DType::kFloat32, {4});
+  EXPECT_EQ(TilingError(input), "MseLoss: the sum over dim 0 is a step of the aclnn layer (fused only)");
+  input = Graph(DType::kFloat32, {3, 4}, "mean");
+  input.y = View(DType::kFloat32, {1});
+  EXPECT_EQ(TilingError(input), "MseLoss: y [1] is not [] for reduction mean");
+  input = Graph(DType::kFloat16, {3, 4}, "none");
+  input.y = View(DType::kFloat16, {4, 3});
+  EXPECT_EQ(TilingError(input), "MseLoss: y [4,3] is not [3,4] for reduction none");
+  for (const char* reduction : {"none", "mean", "sum"}) {
+    EXPECT_EQ(TilingError(Graph(DType::kBFloat16, {3, 4}, reduction)), "") << reduction;
+  }
+}
+
+TEST(MseLossTiling, FusedChecks) {
+  // Mixed dtypes and broadcast shapes are the fused kernel's to take.
+  for (DType p : kDtypes) {
+    for (DType l : kDtypes) {
+      for (const char* reduction : {"none", "mean", "sum"}) {
+        for (bool axis0 : {false, true}) {
+          EXPECT_EQ(TilingError(Fused(p, {3, 1, 4}, l, {5, 1}, reduction, axis0, DType::kBFloat16)), "");
+        }
+      }
+    }
+  }
+  mse::TilingInput input = Fused(DType::kFloat16, {4}, DType::kBFloat16, {4}, "mean", false, DType::kFloat16);
+  input.y.dtype = DType::kFloat16;
+  EXPECT_EQ(TilingError(input), "MseLoss: y dtype FLOAT16 is not the promotion of predict FLOAT16 and label BF16");
+  input = Fused(DType::kFloat32, {4}, DType::kFloat32, {4}, "sum", false, DType::kFloat32);
+  input.label = View(DType::kFloat32, {3});
+  EXPECT_NE(TilingError(input).find("MseLoss: predict and label do not broadcast: "), std::string::npos)
+      << TilingError(input);
+  input = Fused(DType::kFloat32, {3, 4}, DType::kFloat32, {4}, "sum", true, DType::kFloat32);
+  input.y = View(DType::kFloat32, {});
+  EXPECT_EQ(TilingError(input), "MseLoss: y [] is not [4] for reduction sum");
+  input = Fused(DType::kFloat32, {3, 4}, DType::kFloat32, {4}, "sum", false, DType::kFloat32);
+  input.y = View(DType::kFloat32, {4});
+  EXPECT_EQ(TilingError(input), "MseLoss: y [4] is not [] for reduction sum");
+  input = Fused(DType::kFloat32, {3, 4}, DType::kFloat32, {4}, "none", false, DType::kFloat32);
+  input.y = View(DType::kFloat32, {4});
+  EXPECT_EQ(TilingError(input), "MseLoss: y [4] is not [3,4] for reduction none");
+}
+
+TEST(MseLossTiling, TheKeyNamesTheVariant) {
+  // aclnnMseLoss: all elements, float32 losses; aclnnMseLossOut: over dim 0, rounded losses.
+  mse::KernelKey key =
+      KeyOf(Tiling(Fused(DType::kFloat16, {8, 3}, DType::kFloat16, {3}, "mean", false, DType::kBFloat16)));
+  EXPECT_EQ(key.reduce, mse::ReduceMode::kAll);
+  EXPECT_FALSE(key.round_losses);
+  EXPECT_FALSE(key.empty);
+  EXPECT_EQ(key.predict, DType::kFloat16);
+  EXPECT_EQ(key.compute, DType::kFloat16);
+  EXPECT_EQ(key.store, DType::kBFloat16);
+  key = KeyOf(Tiling(Fused(DType::kFloat16, {8, 3}, DType::kBFloat16, {3}, "sum", true, DType::kFloat16)));
+  EXPECT_EQ(key.reduce, mse::ReduceMode::kAxis0);
+  EXPECT_TRUE(key.round_losses);
+  EXPECT_EQ(key.label, DType::kBFloat16);
+  EXPECT_EQ(key.compute, DType::kFloat32);
+  // Reduction none, for either API: the elementwise loop; its schedule mode in the key.
+  key = KeyOf(Tiling(Fused(DType::kFloat32, {64, 32}, DType::kFloat32, {64, 32}, "none", true, DType::kFloat32)));
+  EXPECT_EQ(key.reduce, mse::ReduceMode::kNone);
+  EXPECT_FALSE(key.round_losses);
+  EXPECT_EQ(key.mode, aclcpu::kernel::ScheduleMode::kContiguous);
+  key = KeyOf(Tiling(Fused(DType::kFloat32, {64, 32}, DType::kFloat32, {32}, "none", false, DType::kFloat32)));
+  EXPECT_EQ(key.mode, aclcpu::kernel::ScheduleMode::kBroadcast);
+  mse::TilingInput transposed =
+      Fused(DType::kFloat32, {512, 512}, DType::kFloat32, {512, 512}, "none", false, DType::kFloat32);
+  transposed.predict.strides = {1, 512};
+  key = KeyOf(Tiling(transposed));
+  EXPECT_EQ(key.mode, aclcpu::kernel::ScheduleMode::kBlocked);
+  // The graph's kernel sums float32 losses over all elements.
+  key = KeyOf(Tiling(Graph(DType::kBFloat16, {5, 5}, "sum")));
+  EXPECT_EQ(key.reduce, mse::ReduceMode::kAll);
+  EXPECT_FALSE(key.round_losses);
+  // Empty: flagged, nothing planned, no workspace.
+  for (const char* reduction : {"none", "mean", "sum"}) {
+    for (bool axis0 : {false, true}) {
+      const mse::TilingData data =
+          Tiling(Fused(DType::kFloat32, {0, 3}, DType::kFloat16, {3}, reduction, axis0, DType::kFloat32));
+      EXPECT_TRUE(KeyOf(data).empty);
+      EXPECT_EQ(data.workspace_bytes, 0u);
+      EXPECT_EQ(data.mean, std::string(reduction) == "mean");
+    }
+  }
+}
+
+TEST(MseLossTiling, ThreadsFollowThePlatformAndTheGrain) {
+  mse::TilingInput small = Fused(DType::kFloat32, {1000}, DType::kFloat32, {1000}, "none", false, DType::kFloat32);
+  EXPECT_EQ(Tiling(small).threads, 1);
+  mse::TilingInput big = Fused(DType::kFloat32, {1 << 20}, DType::kFloat32, {1 << 20}, "none", false, DType::kFloat32);
+  EXPECT_EQ(Tiling(big).threads, 4);
+  big.reduction = "mean";
+  big.y = View(DType::kFloat32, {});
+  EXPECT_EQ(Tiling(big).threads, 4);  // 64 chunks
+  big.platform.threads = 1;
+  EXPECT_EQ(Tiling(big).threads, 1);
+  // A reduction runs on no more threads than it has work items.
+  mse::TilingInput two_chunks =
+      Fused(DType::kFloat32, {32768}, DType::kFloat32, {32768}, "sum", false, DType::kFloat32);
+  EXPECT_EQ(Tiling(two_chunks).threads, 2);
+}
+
+TEST(MseLossTiling, ReductionPlanDivisorAndWorkspace) {
+  struct Expected {
+    Shape shape;
+    bool axis0, aliases;
+    int64_t rows, columns, chunks, column_blocks;
+    bool direct;
+    uint64_t workspace;
+  };
+  // All elements: rows of 16 in chunks of 1024 (16384 elements); over dim 0: dim 0's rows, the
+  // other dims the columns, in blocks of 256. Partials (float64, chunks x columns) go to the
+  // workspace unless one chunk holds every row and no other work item reads what out overwrites.
+  for (const Expected& e : {
+           Expected{{16384}, false, false, 1024, 16, 1, 1, true, 0},
+           Expected{{16385}, false, false, 1025, 16, 2, 1, false, 2 * 16 * 8},
+           Expected{{5}, false, true, 1, 16, 1, 1, true, 0},  // one item: it reads all, then writes
+           Expected{{3, 7}, false, false, 2, 16, 1, 1, true, 0},
+           Expected{{1024, 300}, true, false, 1024, 300, 1, 2, true, 0},
+           Expected{{1024, 300}, true, true, 1024, 300, 1, 2, false, 300 * 8},
+           Expected{{1025, 3}, true, false, 1025, 3, 2, 1, false, 2 * 3 * 8},
+           Expected{{5, 3}, true, true, 5, 3, 1, 1, true, 0},
+           Expected{{2, 3, 4}, true, false, 2, 12, 1, 1, true, 0},
+           Expected{{}, true, false, 1, 1, 1, 1, true, 0},
+           Expected{{7}, true, false, 7, 1, 1, 1, true, 0},
+       }) {
+    for (const char* reduction : {"mean", "sum"}) {
+      mse::TilingInput input =
+          Fused(DType::kFloat32, e.shape, DType::kFloat32, e.shape, reduction, e.axis0, DType::kFloat32);
+      input.y_aliases_inputs = e.aliases;
+      const mse::TilingData data = Tiling(input);
+      const aclcpu::kernel::ReducePlan& plan = data.reduce;
+      SCOPED_TRACE(aclcpu::kernel::ShapeToString(e.shape) + (e.axis0 ? " axis0 " : " all ") + reduction);
+      EXPECT_EQ(plan.kind, e.axis0 ? aclcpu::kernel::ReduceKind::kAxis0 : aclcpu::kernel::ReduceKind::kAll);
+      EXPECT_EQ(plan.rows, e.rows);
+      EXPECT_EQ(plan.columns, e.columns);
+      EXPECT_EQ(plan.chunks, e.chunks);
+      EXPECT_EQ(plan.column_blocks, e.column_blocks);
+      EXPECT_EQ(plan.items, e.chunks * e.column_blocks);
+      EXPECT_EQ(plan.direct, e.direct);
+      EXPECT_EQ(data.workspace_bytes, e.workspace);
+      EXPECT_EQ(plan.workspace_bytes, e.workspace);
+      // The mean divides by the element count (all) or dim 0's size (over dim 0); a sum by 1.
+      int64_t numel = 1;
+      for (int64_t d : e.shape) numel *= d;
+      const double divisor = std::string(reduction) == "sum" ? 1.0 : static_cast<double>(e.axis0 ? e.rows : numel);
+      EXPECT_EQ(plan.divisor, divisor);
+      EXPECT_EQ(data.mean, std::string(reduction) == "mean");
+    }
+  }
+  // Reduction none needs no workspace of the tiling's (staging aliased inputs is the API's).
+  mse::TilingInput none = Fused(DType::kFloat32, {20000}, DType::kFloat32, {20000}, "none", false, DType::kFloat32);
+  none.y_aliases_inputs = true;
+  EXPECT_EQ(Tiling(none).workspace_bytes, 0u);
+}
+
+// ---- the kernel on host buffers ----
+
+golden::Dtype ToGolden(DType dtype) { return dtype; }  // the golden uses the engine's enum
+
+// Random raw bits of n values of dtype.
+std::vector<uint32_t> RandomBits(DType dtype, int64_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> value(-8.0f, 8.0f);
+  std::vector<uint32_t> bits;
+  for (int64_t i = 0; i < n; ++i) bits.push_back(golden::Narrow(ToGolden(dtype), value(rng)));
+  return bits;
+}
+
+std::vector<char> Pack(DType dtype, const std::vector<uint32_t>& bits) {
+  const size_t size = static_cast<size_t>(aclcpu::kernel::ElementSize(dtype));
+  std::vector<char> bytes(bits.size() * size);
+  for (size_t i = 0; i < bits.size(); ++i) std::memcpy(&bytes[i * size], &bits[i], size);
+  return bytes;
+}
+
+std::vector<uint32_t> Unpack(DType dtype, const std::vector<char>& bytes) {
+  const size_t size = static_cast<size_t>(aclcpu::kernel::ElementSize(dtype));
+  std::vector<uint32_t> bits(bytes.size() / size, 0);
+  for (size_t i = 0; i < bits.size(); ++i) std::memcpy(&bits[i], &bytes[i * size], size);
+  return bits;
+}
+
+// Runs every part, last first: which thread runs which part must not matter.
+class ReverseRunner final : public aclcpu::kernel::ParallelRunner {
+ public:
+  void Run(int parts, aclcpu::kernel::PartFunction part, void* context) override {
+    for (int p = parts; p-- > 0;) part(context, p, parts);
+  }
+};
+
+// Tiles input, runs the kernel on contiguous host buffers, compares y with the golden.
+void RunAgainstGolden(const mse::TilingInput& tiling_input, bool axis0, int reduction, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const golden::Tensor predict{
+      ToGolden(tiling_input.predict.dtype), tiling_input.predict.shape,
+      RandomBits(tiling_input.predict.dtype, aclcpu::kernel::Numel(tiling_input.predict.shape), rng)};
+  const golden::Tensor label{
+      ToGolden(tiling_input.label.dtype), tiling_input.label.shape,
+      RandomBits(tiling_input.label.dtype, aclcpu::kernel::Numel(tiling_input.label.shape), rng)};
+  const mse::TilingData tiling = Tiling(tiling_input);
+  std::vector<char> p = Pack(tiling_input.predict.dtype, predict.bits), l = Pack(tiling_input.label.dtype, label.bits);
+  const golden::Tensor expected = golden::MseLoss(predict, label, reduction, axis0, ToGolden(tiling_input.store_dtype));
+  for (int runner_kind = 0; runner_kind < 2; ++runner_kind) {
+    std::vector<char> y(expected.bits.size() *
+                        static_cast<size_t>(aclcpu::kernel::ElementSize(tiling_input.store_dtype)));
+    std::vector<char> workspace(tiling.workspace_bytes + 1);
+    aclcpu::kernel::InlineRunner inline_runner;
+    ReverseRunner reverse_runner;
+    aclcpu::kernel::ParallelRunner& runner =
+        runner_kind == 0 ? static_cast<aclcpu::kernel::ParallelRunner&>(inline_runner) : reverse_runner;
+    ASSERT_TRUE(mse::RunKernel(tiling, p.data(), l.data(), y.data(), workspace.data(), runner));
+    const std::vector<uint32_t> actual = Unpack(tiling_input.store_dtype, y);
+    ASSERT_EQ(actual.size(), expected.bits.size());
+    for (size_t i = 0; i < actual.size(); ++i) {
+      const float e = golden::Widen(ToGolden(tiling_input.store_dtype), expected.bits[i]);
+      ASSERT_TRUE(actual[i] == expected.bits[i] ||
+                  (std::isnan(e) && std::isnan(golden::Widen(ToGolden(tiling_input.store_dtype), actual[i]))))
+          << "element " << i << ": 0x" << std::hex << actual[i] << " vs 0x" << expected.bits[i];
+    }
+  }
+}
+
+TEST(MseLossKernel, FusedVariantsMatchTheGolden) {
+  uint32_t seed = 1;
+  for (DType predict : kDtypes) {
+    for (DType label : kDtypes) {
+      for (int reduction = 0; reduction < 3; ++reduction) {
+        for (bool axis0 : {false, true}) {
+          const char* name = reduction == 0 ? "none" : reduction == 1 ? "mean" : "sum";
+          SCOPED_TRACE(std::string(aclcpu::kernel::DTypeName(predict)) + " " + aclcpu::kernel::DTypeName(label) + " " +
+                       name + (axis0 ? " axis0" : ""));
+          const DType store = kDtypes[seed % 3];
+          RunAgainstGolden(Fused(predict, {33, 17}, label, {17}, name, axis0, store), axis0, reduction, seed++);
+          // Several chunks (all: 2 of 16384 elements; over dim 0: 2 of 1024 rows x 2 column blocks).
+          RunAgainstGolden(Fused(predict, {1100, 300}, label, {1100, 300}, name, axis0, store), axis0, reduction,
+                           seed++);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(MseLossKernel, GraphKernelMatchesTheGolden) {
+  uint32_t seed = 100;
+  for (DType dtype : kDtypes) {
+    for (int reduction = 0; reduction < 3; ++reduction) {
+      const char* name = reduction == 0 ? "none" : reduction == 1 ? "mean" : "sum";
+      for (const Shape& shape : {Shape{}, Shape{31}, Shape{20000}, Shape{6, 7, 8}}) {
+        RunAgainstGolden(Graph(dtype, shape, name), false, reduction, seed++);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(MseLossKernel, EmptyInputs) {
+  for (DType store : kDtypes) {
+    for (int reduction = 0; reduction < 3; ++reduction) {
+      for (bool axis0 : {false, true}) {
+        const char* name = reduction == 0 ? "none" : reduction == 1 ? "mean" : "sum";
+        const mse::TilingData tiling = Tiling(Fused(DType::kFloat16, {0, 4}, DType::kFloat16, {4}, name, axis0, store));
+        std::vector<char> y(16, 0x5a);
+        aclcpu::kernel::InlineRunner runner;
+        ASSERT_TRUE(mse::RunKernel(tiling, nullptr, nullptr, y.data(), nullptr, runner));
+        const std::vector<char> untouched(16, 0x5a);
+        if (reduction == 0 || axis0) {
+          EXPECT_EQ(y, untouched);  // nothing to write
+        } else {                    // all elements of nothing: the mean NaN, the sum +0; nothing past the one element
+          uint32_t bits = 0;
+          const size_t size = static_cast<size_t>(aclcpu::kernel::ElementSize(store));
+          std::memcpy(&bits, y.data(), size);
+          const float value = golden::Widen(ToGolden(store), bits);
+          if (reduction == 1) {
+            EXPECT_TRUE(std::isnan(value)) << value;
+          } else {
+            EXPECT_EQ(bits, 0u);
+          }
+          EXPECT_TRUE(std::equal(y.begin() + static_cast<std::ptrdiff_t>(size), y.end(), untouched.begin()));
+        }
+      }
+    }
+  }
+}
+
+TEST(MseLossKernel, AKeyOfNoKernelRunsNothing) {
+  mse::TilingData tiling = Tiling(Fused(DType::kFloat32, {8}, DType::kFloat32, {8}, "sum", false, DType::kFloat32));
+  std::vector<float> p(8, 1.0f), l(8, 0.0f), y(1, -1.0f);
+  aclcpu::kernel::InlineRunner runner;
+  for (uint64_t bad : {uint64_t{999999999}, uint64_t{3000000000}, tiling.tiling_key + 1000000000}) {
+    mse::TilingData broken = tiling;
+    broken.tiling_key = bad;
+    EXPECT_FALSE(mse::RunKernel(broken, reinterpret_cast<char*>(p.data()), reinterpret_cast<char*>(l.data()),
+                                reinterpret_cast<char*>(y.data()), nullptr, runner));
+    EXPECT_EQ(y[0], -1.0f);
+  }
+  ASSERT_TRUE(mse::RunKernel(tiling, reinterpret_cast<char*>(p.data()), reinterpret_cast<char*>(l.data()),
+                             reinterpret_cast<char*>(y.data()), nullptr, runner));
+  EXPECT_EQ(y[0], 8.0f);
+}
+
+}  // namespace
