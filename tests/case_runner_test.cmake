@@ -228,7 +228,7 @@ elseif(MODE STREQUAL "junit")
   set(failed ${CMAKE_MATCH_2})
   set(skipped ${CMAKE_MATCH_3})
   math(EXPR total "${passed} + ${failed} + ${skipped}")
-  execute_process(COMMAND ${JUNIT_CHECK} ${WORK_DIR}/results.xml ${total} ${failed} ${skipped} RESULT_VARIABLE rc
+  execute_process(COMMAND ${EMULATOR} ${JUNIT_CHECK} ${WORK_DIR}/results.xml ${total} ${failed} ${skipped} RESULT_VARIABLE rc
                   OUTPUT_VARIABLE check ERROR_VARIABLE check)
   if(rc)
     message(FATAL_ERROR "the JUnit file does not check (${rc}): ${check}")
