@@ -80,6 +80,7 @@ aclnnStatus PhaseOne::Resolve(std::initializer_list<TensorParam> params, const u
       return Fail(ACLNN_ERR_PARAM_INVALID,
                   std::string(params_[i].name) + " is not a live aclTensor (destroyed, or never created)");
     }
+    numels_[i] = TensorNumel(*tensors_[i]);
   }
   return ACLNN_SUCCESS;
 }
@@ -172,7 +173,7 @@ aclnnStatus PhaseOne::CheckMemory() {
                                    touched ? spans_[i].end - base : 0};
   }
   for (int i = 0; i < count_; ++i) {
-    if (params_[i].output && TensorNumel(*tensors_[i]) > 0) {
+    if (params_[i].output && numels_[i] > 0) {
       if (aclnnStatus status = CheckNoSelfOverlap(api_, params_[i].name, *tensors_[i])) return status;
     }
   }

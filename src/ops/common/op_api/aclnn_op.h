@@ -81,7 +81,7 @@ class PhaseOne {
   const aclTensor& tensor(int param) const { return *tensors_[param]; }
   const char* name(int param) const { return params_[param].name; }
   const std::vector<int64_t>& shape(int param) const { return tensor(param).view_dims; }
-  int64_t numel(int param) const { return TensorNumel(tensor(param)); }
+  int64_t numel(int param) const { return numels_[param]; }  // TensorNumel, counted once at Resolve
   // The engine's dtype of a parameter (after CheckDtype passed for it).
   kernel::DType dtype(int param) const;
 
@@ -128,6 +128,7 @@ class PhaseOne {
   int count_ = 0;
   TensorParam params_[kMaxParams] = {};
   std::shared_ptr<const aclTensor> tensors_[kMaxParams];  // alive for the call, whoever destroys the handle
+  int64_t numels_[kMaxParams] = {};
   TensorArgument arguments_[kMaxParams] = {};
   ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
