@@ -72,6 +72,10 @@ bool CheckedNumel(const Shape& shape, int64_t* numel) { return CheckedNumelOf(sh
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 
 int64_t Numel(const Shape& shape) {
+  // A zero dim first: an empty shape's other dims may multiply past int64 ([2^62, 4, 0] is valid).
+  for (int64_t dim : shape) {
+    if (dim == 0) return 0;
+  }
   int64_t count = 1;
   for (int64_t dim : shape) count *= dim;
   return count;

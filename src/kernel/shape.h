@@ -97,7 +97,7 @@ bool CheckedAdd(int64_t a, int64_t b, int64_t* sum);
 // Element count (1 for a 0-d shape); false on overflow. Dims must be non-negative.
 bool CheckedNumel(const Shape& shape, int64_t* numel);
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel);
-// Element count of a shape already known not to overflow.
+// Element count of a shape whose count is known to fit int64 (0 when any dim is 0, whatever the others).
 int64_t Numel(const Shape& shape);
 
 // NumPy broadcasting: align on the right; a dim of 1 stretches to the other. On failure *why says

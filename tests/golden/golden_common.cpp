@@ -98,6 +98,9 @@ uint32_t NarrowTo(float value) {
 }  // namespace
 
 int64_t Count(const std::vector<int64_t>& shape) {
+  for (int64_t d : shape) {
+    if (d == 0) return 0;  // empty, however large the other dims (their product may not fit int64)
+  }
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   return n;

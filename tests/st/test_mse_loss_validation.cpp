@@ -464,6 +464,31 @@ TEST_F(MseLossValidation, ABroadcastOfMoreElementsThanInt64Counts) {
   }
 }
 
+// An empty broadcast whose other dims multiply past int64 ([X, X, 0] from [X, 1, 0] and [1, X, 0]):
+// valid, and empty: the mean of nothing is NaN, the sum 0, and the other outs are written nothing.
+// (Found by the fuzzer: UBSan, signed overflow counting the elements of such a shape in the tiling.)
+TEST_F(MseLossValidation, AnEmptyBroadcastWhoseOtherDimsOverflow) {
+  void* memory = Memory(64);
+  const int64_t big = int64_t{1} << 40;
+  const Shape one{1};
+  aclTensor* self = Raw({big, 1, 0}, {0, 0, 0}, 0, one, ACL_FORMAT_ND, memory);
+  aclTensor* target = Raw({1, big, 0}, {0, 0, 0}, 0, one, ACL_FORMAT_ND, memory);
+  aclTensor* losses = Raw({big, big, 0}, {0, 0, 0}, 0, one, ACL_FORMAT_ND, memory);
+  aclTensor* rows = Raw({big, 0}, {0, 0}, 0, one, ACL_FORMAT_ND, memory);
+  for (const Api& api : kApis) {
+    for (int64_t reduction : {0, 1, 2}) {
+      auto scalar = Make({});
+      aclTensor* out = reduction == 0 ? losses : (api.axis0 ? rows : scalar->get());
+      ASSERT_EQ(support::RunMseLoss(self, target, reduction, out, api.axis0), ACLNN_SUCCESS)
+          << api.launch << " reduction " << reduction << ": " << aclGetRecentErrMsg();
+      if (!api.axis0 && reduction != 0) {
+        const uint32_t bits = scalar->Read().at(0);
+        EXPECT_EQ(bits, reduction == 1 ? 0x7fc00000u : 0u) << "reduction " << reduction;
+      }
+    }
+  }
+}
+
 // The checks run in SPEC §7's order: nulls, dtypes, reduction, dims, broadcast, out shape, formats,
 // memory. Each call below has two faults; the earlier one is reported.
 TEST_F(MseLossValidation, ChecksInTheDocumentedOrder) {

@@ -60,6 +60,9 @@ TEST(CheckedArithmetic, DetectsOverflow) {
   EXPECT_FALSE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, int64_t{1} << 40}, &r));
   ASSERT_TRUE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, 0, int64_t{1} << 40}, &r));
   EXPECT_EQ(r, 0);
+  // Numel agrees on empty shapes whose other dims multiply past int64, the zero dim last too.
+  EXPECT_EQ(aclcpu::kernel::Numel(Shape{int64_t{1} << 40, int64_t{1} << 40, 0}), 0);
+  EXPECT_EQ(aclcpu::kernel::Numel(Shape{int64_t{1} << 40, int64_t{1} << 20}), int64_t{1} << 60);
 }
 
 OperandLayout Contiguous(const Shape& shape, int64_t element_size = 4) {
