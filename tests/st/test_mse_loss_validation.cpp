@@ -469,6 +469,7 @@ TEST_F(MseLossValidation, ABroadcastOfMoreElementsThanInt64Counts) {
 // (Found by the fuzzer: UBSan, signed overflow counting the elements of such a shape in the tiling.)
 TEST_F(MseLossValidation, AnEmptyBroadcastWhoseOtherDimsOverflow) {
   void* memory = Memory(64);
+  ASSERT_EQ(aclrtMemset(memory, 64, 0x5a, 64), ACL_SUCCESS);
   const int64_t big = int64_t{1} << 40;
   const Shape one{1};
   aclTensor* self = Raw({big, 1, 0}, {0, 0, 0}, 0, one, ACL_FORMAT_ND, memory);
@@ -485,6 +486,9 @@ TEST_F(MseLossValidation, AnEmptyBroadcastWhoseOtherDimsOverflow) {
         const uint32_t bits = scalar->Read().at(0);
         EXPECT_EQ(bits, reduction == 1 ? 0x7fc00000u : 0u) << "reduction " << reduction;
       }
+      std::vector<unsigned char> bytes(64);  // the inputs' and the empty outs' memory: untouched
+      ASSERT_EQ(aclrtMemcpy(bytes.data(), bytes.size(), memory, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+      EXPECT_EQ(bytes, std::vector<unsigned char>(64, 0x5a)) << api.launch << " reduction " << reduction;
     }
   }
 }
