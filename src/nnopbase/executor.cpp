@@ -24,7 +24,7 @@ struct Executor {
   // Where each of spec.arguments is now, and the allocation that was live there when it was set.
   std::mutex mutex;
   char* bases[LaunchSpec::kMaxArguments] = {};
-  uint64_t allocation_ids[LaunchSpec::kMaxArguments] = {};
+  std::shared_ptr<Allocation> allocations[LaunchSpec::kMaxArguments];
 };
 
 HandleTable<Executor>& Executors() {
@@ -54,30 +54,70 @@ bool SpansOverlap(uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin, uintptr
   return a_begin < a_end && b_begin < b_end && a_begin < b_end && b_begin < a_end;
 }
 
-// Pins the arguments' storage at the addresses of this launch into *pins. An output that overlaps
-// another argument must do so exactly as at phase one (which planned for it); nothing else may.
-aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, char* const* bases,
-                             const uint64_t* allocation_ids, std::vector<MemoryPin>* pins) {
-  const TensorArgument* args = spec.arguments;
-  const size_t count = static_cast<size_t>(spec.argument_count);
-  for (size_t k = 0; k < count; ++k) {
-    if (args[k].storage_bytes == 0) continue;
-    MemoryPin pin;
-    uint64_t allocation_id = 0;
-    if (!PinDeviceRange(bases[k], args[k].storage_bytes, &pin, &allocation_id) || allocation_id != allocation_ids[k]) {
-      SetRecentError(std::string(api) + ": the memory of " + args[k].name +
-                     " is no longer inside a live aclrtMalloc allocation");
-      return ACLNN_ERR_PARAM_INVALID;
-    }
-    pins->push_back(std::move(pin));
+// The most pins a launch takes: its arguments' storage and the workspace.
+constexpr int kMaxLaunchPins = LaunchSpec::kMaxArguments + 1;
+
+// One launch of an executor as stream work: the executor (alive while the launch is queued), the
+// addresses of this launch and the pins that keep their memory from being freed meanwhile.
+class LaunchTask final : public StreamTask {
+ public:
+  LaunchTask(std::shared_ptr<Executor> executor, void* workspace)
+      : executor_(std::move(executor)), workspace_(workspace) {}
+  LaunchTask(LaunchTask&&) = default;
+
+  char** bases() { return bases_; }
+  void AddPin(MemoryPin pin) { pins_[pin_count_++] = std::move(pin); }
+
+  void Run() override {
+    const LaunchSpec& spec = executor_->spec;
+    char* data[LaunchSpec::kMaxArguments];
+    for (int k = 0; k < spec.argument_count; ++k) data[k] = bases_[k] + spec.arguments[k].first_element;
+    spec.run(workspace_, data);
   }
-  auto span = [&](size_t k, char* base, uintptr_t* begin, uintptr_t* end) {
+  void Release() override {
+    for (int i = 0; i < pin_count_; ++i) pins_[i] = MemoryPin();
+    pin_count_ = 0;
+    executor_.reset();
+  }
+  std::unique_ptr<StreamTask> Detach() override { return std::make_unique<LaunchTask>(std::move(*this)); }
+
+ private:
+  std::shared_ptr<Executor> executor_;
+  void* workspace_;
+  char* bases_[LaunchSpec::kMaxArguments] = {};
+  MemoryPin pins_[kMaxLaunchPins];
+  int pin_count_ = 0;
+};
+
+// Pins the arguments' storage at the addresses of this launch (taken from the executor) into
+// *task. An output that overlaps another argument must do so exactly as at phase one (which
+// planned for it); nothing else may.
+aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* task) {
+  const LaunchSpec& spec = executor.spec;
+  const TensorArgument* args = spec.arguments;
+  const int count = spec.argument_count;
+  char** bases = task->bases();
+  {
+    std::lock_guard<std::mutex> lock(executor.mutex);  // against a concurrent aclSetInputTensorAddr
+    for (int k = 0; k < count; ++k) {
+      bases[k] = executor.bases[k];
+      if (args[k].storage_bytes == 0) continue;
+      MemoryPin pin(executor.allocations[k], /*queued=*/true);
+      if (!pin.pinned()) {
+        SetRecentError(std::string(api) + ": the memory of " + args[k].name +
+                       " is no longer inside a live aclrtMalloc allocation");
+        return ACLNN_ERR_PARAM_INVALID;
+      }
+      task->AddPin(std::move(pin));
+    }
+  }
+  auto span = [&](int k, char* base, uintptr_t* begin, uintptr_t* end) {
     *begin = reinterpret_cast<uintptr_t>(base) + args[k].span_begin;
     *end = reinterpret_cast<uintptr_t>(base) + args[k].span_end;
   };
-  for (size_t o = 0; o < count; ++o) {
+  for (int o = 0; o < count; ++o) {
     if (!args[o].output || args[o].storage_bytes == 0) continue;
-    for (size_t k = 0; k < count; ++k) {
+    for (int k = 0; k < count; ++k) {
       if (k == o || args[k].storage_bytes == 0) continue;
       uintptr_t ob, oe, kb, ke, ob0, oe0, kb0, ke0;
       span(o, bases[o], &ob, &oe);
@@ -96,12 +136,12 @@ aclnnStatus PrepareArguments(const char* api, const LaunchSpec& spec, char* cons
 
 }  // namespace
 
-aclOpExecutor* CreateExecutor(LaunchSpec spec) {
+aclOpExecutor* CreateExecutor(LaunchSpec&& spec) {
   auto executor = std::make_shared<Executor>();
   executor->spec = std::move(spec);
   for (int k = 0; k < executor->spec.argument_count; ++k) {
     executor->bases[k] = executor->spec.arguments[k].base;
-    executor->allocation_ids[k] = executor->spec.arguments[k].allocation_id;
+    executor->allocations[k] = std::move(executor->spec.arguments[k].allocation);  // where launches look
   }
   return static_cast<aclOpExecutor*>(Executors().Add(std::move(executor)));
 }
@@ -128,15 +168,15 @@ aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* handle, bool 
     return ACLNN_ERR_PARAM_INVALID;
   }
   const TensorArgument& argument = executor->spec.arguments[k];
-  uint64_t allocation_id = 0;
-  if (argument.storage_bytes > 0 && !PinDeviceRange(addr, argument.storage_bytes, nullptr, &allocation_id)) {
+  std::shared_ptr<Allocation> allocation;
+  if (argument.storage_bytes > 0 && !(allocation = FindDeviceRange(addr, argument.storage_bytes))) {
     SetRecentError(std::string(api) + ": the storage of " + argument.name + " at " + Hex(addr) + " (" +
                    std::to_string(argument.storage_bytes) + " bytes) is not inside one live aclrtMalloc allocation");
     return ACLNN_ERR_PARAM_INVALID;
   }
   std::lock_guard<std::mutex> lock(executor->mutex);
   executor->bases[k] = static_cast<char*>(addr);
-  executor->allocation_ids[k] = allocation_id;
+  executor->allocations[k] = std::move(allocation);
   return ACLNN_SUCCESS;
 }
 
@@ -158,39 +198,28 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     return ACLNN_ERR_PARAM_INVALID;
   }
   // Pin every byte range the launch touches, so that aclrtFree waits for the work.
-  std::vector<MemoryPin> pins;
-  pins.reserve(static_cast<size_t>(spec.argument_count) + 1);
-  struct Bases {
-    char* at[LaunchSpec::kMaxArguments];
-  } bases;
-  uint64_t allocation_ids[LaunchSpec::kMaxArguments];
-  {
-    std::lock_guard<std::mutex> lock(executor->mutex);
-    std::copy(executor->bases, executor->bases + spec.argument_count, bases.at);
-    std::copy(executor->allocation_ids, executor->allocation_ids + spec.argument_count, allocation_ids);
-  }
-  if (aclnnStatus status = PrepareArguments(api, spec, bases.at, allocation_ids, &pins)) return status;
+  LaunchTask task(executor, workspace);
+  if (aclnnStatus status = PrepareArguments(api, *executor, &task)) return status;
   if (spec.workspace_size > 0) {
     if (workspace == nullptr) {
       SetRecentError(std::string(api) + ": workspace is null but " + std::to_string(spec.workspace_size) +
                      " bytes are needed");
       return ACLNN_ERR_PARAM_NULLPTR;
     }
-    MemoryPin pin;
-    if (!PinDeviceRange(workspace, spec.workspace_size, &pin)) {
+    MemoryPin pin(FindDeviceRange(workspace, spec.workspace_size), /*queued=*/true);
+    if (!pin.pinned()) {
       SetRecentError(std::string(api) + ": workspace " + Hex(workspace) + " + " + std::to_string(spec.workspace_size) +
                      " bytes is not inside one live aclrtMalloc allocation");
       return ACLNN_ERR_PARAM_INVALID;
     }
-    pins.push_back(std::move(pin));
+    task.AddPin(std::move(pin));
   }
   const bool one_shot = !executor->repeatable;
   if (one_shot && !Executors().Remove(handle)) {  // consumed by this launch; or raced by another
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  std::function<void()> work = [executor, workspace, bases] { executor->spec.run_at(workspace, bases.at); };
-  aclError queued = EnqueueOnStream(api, stream, std::move(work), std::move(pins));
+  aclError queued = EnqueueOnStream(api, stream, task);
   if (queued != ACL_SUCCESS) {
     if (one_shot) Executors().Restore(handle, executor);  // not launched after all: may try again
     SetRecentError(std::string(api) + ": cannot queue the work: " + aclGetRecentErrMsg());

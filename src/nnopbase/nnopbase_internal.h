@@ -12,6 +12,7 @@
 
 #include "aclnn/aclnn_base.h"
 #include "kernel/parallel.h"
+#include "nnopbase/inline_function.h"
 #include "runtime/runtime_internal.h"
 
 // What aclCreateTensor records: the view, and the storage it lies in. (aclTensor* handles are not
@@ -24,6 +25,12 @@ struct aclTensor {
   aclFormat format = ACL_FORMAT_ND;
   std::vector<int64_t> storage_dims;
   void* data = nullptr;
+  // Counted once, when the tensor is described (every call reads them): the view's elements
+  // (0 when any dim is 0; INT64_MAX, with numel_overflows, when they overflow int64) and the
+  // storage's (-1 on overflow).
+  int64_t numel = 0;
+  bool numel_overflows = false;
+  int64_t storage_numel = 0;
 };
 
 // What aclCreateScalar records: a copy of the caller's value, as raw bytes of its dtype.
@@ -88,37 +95,40 @@ ACLCPU_API bool ScalarToBool(const aclScalar& scalar, bool* value);
 struct MemoryRange {
   const void* begin;
   uint64_t bytes;
-  uint64_t allocation_id;  // the allocation it lay in at phase one (freed and reallocated: another id)
-  const char* owner;       // the parameter it belongs to, for messages (a string literal)
+  const char* owner;  // the parameter it belongs to, for messages (a string literal)
 };
 
 // A tensor argument of an operator, by which aclSetInputTensorAddr and its kin point a phase-one
 // result at other memory.
 struct TensorArgument {
-  const char* name;        // the parameter, for messages (a string literal)
-  bool output;             // an output (else an input)
-  char* base;              // its storage address at phase one
-  uint64_t storage_bytes;  // its storage (0: an empty tensor, of which nothing is touched)
-  uint64_t allocation_id;  // the allocation the storage lay in at phase one
-  uint64_t span_begin;     // the bytes its view's elements occupy, from base
+  const char* name;                        // the parameter, for messages (a string literal)
+  bool output;                             // an output (else an input)
+  char* base;                              // its storage address at phase one
+  uint64_t storage_bytes;                  // its storage (0: an empty tensor, of which nothing is touched)
+  std::shared_ptr<Allocation> allocation;  // the allocation the storage lay in at phase one
+  uint64_t span_begin;                     // the bytes its view's elements occupy, from base
   uint64_t span_end;
+  int64_t first_element;  // bytes from base to the view's first element
 };
 
 // Everything one launch of an operator needs, owned by its executor: its tensors, inputs first (in
 // the order of its API), which aclSetInputTensorAddr and its kin may point at other memory; and
-// the work, which gets the storage address of each argument for this launch. The launch checks
-// those addresses as phase one checked the first ones, and that no new overlap between an output
-// and another argument has appeared.
+// the work, which gets each argument's first element at the addresses of this launch. The launch
+// checks those addresses as phase one checked the first ones, and that no new overlap between an
+// output and another argument has appeared.
 struct LaunchSpec {
   static constexpr int kMaxArguments = 6;
+  // What an operator's launch may capture (its tiling, plan and staging), kept in the executor.
+  static constexpr size_t kRunCapacity = 2048;
+  using Run = InlineFunction<void(void* workspace, char* const* data), kRunCapacity>;
   uint64_t workspace_size = 0;
   int argument_count = 0;
   TensorArgument arguments[kMaxArguments] = {};
-  std::function<void(void* workspace, char* const* bases)> run_at;  // runs on the stream (or inline)
+  Run run;  // runs on the stream (or inline)
 };
 
 // A new executor handle owning spec (never reused, like tensor handles).
-ACLCPU_API aclOpExecutor* CreateExecutor(LaunchSpec spec);
+ACLCPU_API aclOpExecutor* CreateExecutor(LaunchSpec&& spec);
 
 // Points argument index of the inputs (output: of the outputs) of a live executor at addr, for the
 // launches from now on. 161002 with a message (naming api) when the executor is not live, has no

@@ -131,6 +131,9 @@ std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims,
   tensor->format = format;
   tensor->storage_dims.assign(storageDims, storageDims + storageDimsNum);
   tensor->data = tensorData;
+  tensor->numel_overflows = !kernel::CheckedNumel(tensor->view_dims, &tensor->numel);
+  if (tensor->numel_overflows) tensor->numel = INT64_MAX;
+  if (!kernel::CheckedNumel(tensor->storage_dims, &tensor->storage_numel)) tensor->storage_numel = -1;
   return tensor;
 }
 

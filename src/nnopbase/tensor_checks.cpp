@@ -1,6 +1,7 @@
 #include "tensor_checks.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -151,17 +152,12 @@ bool IsPlainFormat(aclFormat format) {
   }
 }
 
-int64_t TensorNumel(const aclTensor& tensor) {
-  int64_t numel = 0;
-  return kernel::CheckedNumel(tensor.view_dims, &numel) ? numel : INT64_MAX;
-}
-
 aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor& tensor, MemoryRange* storage,
                               ByteSpan* span) {
   // Messages are built only on failure: this runs on every call.
   auto who = [&] { return std::string(api) + ": " + name; };
-  int64_t numel = 0;
-  if (!kernel::CheckedNumel(tensor.view_dims, &numel)) {
+  const int64_t numel = tensor.numel;
+  if (tensor.numel_overflows) {
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " view " + DimsText(tensor.view_dims) + " has too many elements");
   }
   *span = ByteSpan{};
@@ -178,8 +174,8 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
                                                std::to_string(tensor.offset) + " overflows int64");
     }
   }
-  int64_t storage_numel = 0;
-  if (!kernel::CheckedNumel(tensor.storage_dims, &storage_numel)) {
+  const int64_t storage_numel = tensor.storage_numel;
+  if (storage_numel < 0) {
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows int64");
   }
   if (last >= storage_numel) {
@@ -194,18 +190,19 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
   if (!kernel::CheckedMul(storage_numel, element_size, &storage_bytes)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");
   }
-  uint64_t allocation_id = 0;
-  if (!PinDeviceRange(tensor.data, static_cast<uint64_t>(storage_bytes), nullptr, &allocation_id)) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%p", tensor.data);
-    return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage at " + text + " of " + std::to_string(storage_bytes) +
-                                             " bytes is not inside one live aclrtMalloc allocation");
-  }
-  *storage = MemoryRange{tensor.data, static_cast<uint64_t>(storage_bytes), allocation_id, name};
+  *storage = MemoryRange{tensor.data, static_cast<uint64_t>(storage_bytes), name};
   const uintptr_t base = reinterpret_cast<uintptr_t>(tensor.data);
   span->begin = base + static_cast<uintptr_t>(tensor.offset * element_size);
   span->end = base + static_cast<uintptr_t>((last + 1) * element_size);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus StorageOutsideAllocations(const char* api, const MemoryRange& storage) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", storage.begin);
+  return Fail(ACLNN_ERR_PARAM_INVALID, std::string(api) + ": " + storage.owner + " storage at " + text + " of " +
+                                           std::to_string(storage.bytes) +
+                                           " bytes is not inside one live aclrtMalloc allocation");
 }
 
 aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTensor& tensor) {

@@ -16,7 +16,8 @@ ACLCPU_API std::string FormatName(aclFormat format);
 // ND and the plain layouts (NCHW, NHWC, NCDHW, NDHWC, HWCN, NC, NCL), all read as ND.
 ACLCPU_API bool IsPlainFormat(aclFormat format);
 
-ACLCPU_API int64_t TensorNumel(const aclTensor& tensor);  // 0 when any dim is 0
+// 0 when any dim is 0; INT64_MAX when the count overflows int64 (counted when it was described).
+inline int64_t TensorNumel(const aclTensor& tensor) { return tensor.numel; }
 
 // The bytes [begin, end) a view's elements occupy (nothing for an empty view).
 struct ByteSpan {
@@ -25,11 +26,14 @@ struct ByteSpan {
   bool Overlaps(const ByteSpan& other) const { return begin < other.end && other.begin < end; }
 };
 
-// Checks a tensor's memory: a non-empty view lies inside its storage (no overflow on the way),
-// and its storage inside one live aclrtMalloc allocation. On success *storage is that storage (not
-// set for an empty tensor) and *span the view's bytes.
+// Checks a tensor's view: a non-empty view lies inside its storage (no overflow on the way). On
+// success *storage is that storage (bytes 0 for an empty tensor, of which nothing is touched) and
+// *span the view's bytes. (Whether the storage lies in a live allocation: FindDeviceRanges, then
+// StorageOutsideAllocations for the message.)
 ACLCPU_API aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor& tensor,
                                          MemoryRange* storage, ByteSpan* span);
+// 161002 "<api>: <owner> storage at P of N bytes is not inside one live aclrtMalloc allocation".
+ACLCPU_API aclnnStatus StorageOutsideAllocations(const char* api, const MemoryRange& storage);
 
 // Rejects a view in which two elements share an address (an output must not).
 ACLCPU_API aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTensor& tensor);

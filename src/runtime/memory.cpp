@@ -40,13 +40,34 @@ Registry& TheRegistry() {
   return *registry;
 }
 
-std::shared_ptr<Allocation> FindLocked(Registry& registry, uintptr_t address) {
+// The allocation that holds [address, address + bytes), or null.
+std::shared_ptr<Allocation> FindLocked(const Registry& registry, uintptr_t address, uint64_t bytes) {
   auto it = registry.device.upper_bound(address);
   if (it == registry.device.begin()) return nullptr;
   --it;
   const Allocation& allocation = *it->second;
-  if (address - it->first >= allocation.size) return nullptr;
+  const uint64_t from_base = address - it->first;
+  if (from_base >= allocation.size || bytes > allocation.size - from_base) return nullptr;
   return it->second;
+}
+
+void Unpin(Allocation& allocation, uint64_t count) {
+  allocation.pins.fetch_sub(count);
+  if (allocation.waiters.load() > 0) {
+    { std::lock_guard<std::mutex> lock(allocation.mutex); }  // a waiter is either past its check or asleep
+    allocation.released.notify_all();
+  }
+}
+
+// Waits until done() holds; done reads the allocation's pin counts.
+template <typename Done>
+void WaitForPins(Allocation& allocation, Done done) {
+  allocation.waiters.fetch_add(1);  // before reading the counts: an unpin after that read notifies
+  {
+    std::unique_lock<std::mutex> lock(allocation.mutex);
+    allocation.released.wait(lock, done);
+  }
+  allocation.waiters.fetch_sub(1);
 }
 
 std::string Hex(const void* ptr) {
@@ -139,18 +160,24 @@ void WaitForQueuedWork(const MemoryPin& a, const MemoryPin& b) {
   for (const MemoryPin* pin : {&a, &b}) {
     Allocation* allocation = const_cast<Allocation*>(pin->allocation());
     if (allocation == nullptr) continue;
-    std::unique_lock<std::mutex> lock(allocation->mutex);
-    allocation->released.wait(lock, [&] { return allocation->queued_pins == 0; });
+    WaitForPins(*allocation, [&] { return allocation->QueuedPins() == 0; });
   }
 }
 
 }  // namespace
 
-MemoryPin::MemoryPin(std::shared_ptr<Allocation> allocation) : allocation_(std::move(allocation)) {
-  if (allocation_) {
-    std::lock_guard<std::mutex> lock(allocation_->mutex);
-    ++allocation_->pins;
+MemoryPin::MemoryPin(std::shared_ptr<Allocation> allocation, bool queued) {
+  if (!allocation) return;
+  const uint64_t count = queued ? Allocation::kQueuedPin : Allocation::kPin;
+  // Count first, then look: aclrtFree clears live first, then waits for the count. So either this
+  // pin sees it freed, or aclrtFree sees the pin and waits for it.
+  allocation->pins.fetch_add(count);
+  if (!allocation->live.load()) {
+    Unpin(*allocation, count);
+    return;
   }
+  allocation_ = std::move(allocation);
+  queued_ = queued;
 }
 
 MemoryPin& MemoryPin::operator=(MemoryPin&& other) noexcept {
@@ -164,8 +191,7 @@ MemoryPin& MemoryPin::operator=(MemoryPin&& other) noexcept {
 
 void MemoryPin::MarkQueued() {
   if (!allocation_ || queued_) return;
-  std::lock_guard<std::mutex> lock(allocation_->mutex);
-  ++allocation_->queued_pins;
+  allocation_->pins.fetch_add(Allocation::kQueuedPin - Allocation::kPin);
   queued_ = true;
 }
 
@@ -173,39 +199,42 @@ MemoryPin::~MemoryPin() { Release(); }
 
 void MemoryPin::Release() {
   if (!allocation_) return;
-  {
-    std::lock_guard<std::mutex> lock(allocation_->mutex);
-    --allocation_->pins;
-    if (queued_) --allocation_->queued_pins;
-  }
-  allocation_->released.notify_all();
+  Unpin(*allocation_, queued_ ? Allocation::kQueuedPin : Allocation::kPin);
   allocation_.reset();
   queued_ = false;
 }
 
-std::shared_ptr<Allocation> FindAllocation(const void* ptr) {
+std::shared_ptr<Allocation> FindAllocation(const void* ptr) { return FindDeviceRange(ptr, 0); }
+
+std::shared_ptr<Allocation> FindDeviceRange(const void* ptr, uint64_t bytes) {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  return FindLocked(registry, reinterpret_cast<uintptr_t>(ptr));
+  return FindLocked(registry, reinterpret_cast<uintptr_t>(ptr), bytes);
+}
+
+int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count, std::shared_ptr<Allocation>* found) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (int i = 0; i < count; ++i) {
+    found[i] = FindLocked(registry, reinterpret_cast<uintptr_t>(ptrs[i]), bytes[i]);
+    if (!found[i]) return i;
+  }
+  return -1;
 }
 
 bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin, uint64_t* allocation_id) {
-  Registry& registry = TheRegistry();
-  const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  // Pinning under the registry lock: once aclrtFree has unregistered an allocation, nobody pins it.
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  std::shared_ptr<Allocation> allocation = FindLocked(registry, address);
+  std::shared_ptr<Allocation> allocation = FindDeviceRange(ptr, bytes);
   if (allocation == nullptr) return false;
-  const uint64_t room = allocation->size - (address - reinterpret_cast<uintptr_t>(allocation->base));
-  if (bytes > room) return false;
   if (allocation_id != nullptr) *allocation_id = allocation->id;
-  if (pin != nullptr) *pin = MemoryPin(std::move(allocation));
+  if (pin != nullptr) {
+    *pin = MemoryPin(std::move(allocation), false);
+    return pin->pinned();  // false when aclrtFree took it since the lookup
+  }
   return true;
 }
 
 void WaitUntilUnused(Allocation& allocation) {
-  std::unique_lock<std::mutex> lock(allocation.mutex);
-  allocation.released.wait(lock, [&] { return allocation.pins == 0; });
+  WaitForPins(allocation, [&] { return allocation.AllPins() == 0; });
 }
 
 }  // namespace aclcpu
@@ -280,6 +309,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
       allocation = std::move(it->second);
       registry.device.erase(it);
     }
+    allocation->live.store(false);         // no new pins; then wait for those taken
     aclcpu::WaitUntilUnused(*allocation);  // queued work and copies that use it end first
     std::free(allocation->base);
     allocation->base = nullptr;

@@ -182,6 +182,14 @@ bool DeviceReady() {
   return rt.initialized && rt.contexts.size() > 0;
 }
 
+aclError EnqueueOnStream(const char* api, aclrtStream handle, StreamTask& task) {
+  aclError code = ACL_SUCCESS;
+  std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);
+  if (!stream) return code;
+  stream->Push(task, /*may_run_inline=*/true);
+  return ACL_SUCCESS;
+}
+
 aclError EnqueueOnStream(const char* api, aclrtStream handle, std::function<void()> fn, std::vector<MemoryPin> pins) {
   aclError code = ACL_SUCCESS;
   std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);

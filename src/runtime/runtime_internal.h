@@ -45,29 +45,38 @@ ACLCPU_API bool LogEnabled(int level);
 ACLCPU_API void Log(int level, const std::string& msg);
 
 // ---- device memory ---------------------------------------------------------------------------
-// One aclrtMalloc allocation. While pins is non-zero, something uses it (queued work, or a copy
-// running on some host thread) and aclrtFree waits; while queued_pins is, queued work uses it and
-// synchronous copies wait.
+// One aclrtMalloc allocation. Pins say who uses it: while any pin exists (queued work, a copy
+// running on some host thread) aclrtFree waits; while a queued one exists, synchronous copies wait.
+// Pins are counted without a lock (a launch takes several); the mutex and condition variable serve
+// only the threads that wait for a count to fall to zero.
 struct Allocation {
   char* base = nullptr;
   size_t size = 0;
-  uint64_t id = 0;  // unique per aclrtMalloc: a later allocation at the same address has another
+  uint64_t id = 0;                // unique per aclrtMalloc: a later allocation at the same address has another
+  std::atomic<bool> live{true};   // false once aclrtFree took it: no pin is taken any more
+  std::atomic<uint64_t> pins{0};  // low 32 bits: every pin; high 32 bits: the queued ones
+  std::atomic<int> waiters{0};    // threads waiting on released
   std::mutex mutex;
   std::condition_variable released;
-  int64_t pins = 0;
-  int64_t queued_pins = 0;  // the pins that queued work holds
+  static constexpr uint64_t kPin = 1;
+  static constexpr uint64_t kQueuedPin = (uint64_t{1} << 32) | 1;
+  uint64_t AllPins() const { return pins.load() & 0xffffffffu; }
+  uint64_t QueuedPins() const { return pins.load() >> 32; }
 };
 
 // Keeps an allocation alive and busy for as long as the pin exists (moved into queued work).
 class ACLCPU_API MemoryPin {
  public:
   MemoryPin() = default;
-  explicit MemoryPin(std::shared_ptr<Allocation> allocation);
+  // Pins allocation unless aclrtFree has taken it (then the pin stays empty: see pinned()).
+  // queued: the pin belongs to queued work, which synchronous copies of the memory wait for.
+  MemoryPin(std::shared_ptr<Allocation> allocation, bool queued);
   MemoryPin(MemoryPin&& other) noexcept = default;
   MemoryPin& operator=(MemoryPin&& other) noexcept;
   MemoryPin(const MemoryPin&) = delete;
   MemoryPin& operator=(const MemoryPin&) = delete;
   ~MemoryPin();
+  bool pinned() const { return allocation_ != nullptr; }
   const Allocation* allocation() const { return allocation_.get(); }
   // Counts the pin as held by queued work (streams do this as they take work).
   void MarkQueued();
@@ -78,16 +87,37 @@ class ACLCPU_API MemoryPin {
   bool queued_ = false;
 };
 
+// The live aclrtMalloc allocation that holds [ptr, ptr + bytes), or null. bytes may be 0 (ptr
+// itself must then lie inside it). The result only names the allocation: pin it to use its memory.
+ACLCPU_API std::shared_ptr<Allocation> FindDeviceRange(const void* ptr, uint64_t bytes);
+// FindDeviceRange for count ranges at once (one lookup of the registry): found[i] for range i.
+// Returns the index of the first range no live allocation holds, or -1.
+ACLCPU_API int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count,
+                                std::shared_ptr<Allocation>* found);
+
 // True when [ptr, ptr + bytes) lies inside one live aclrtMalloc allocation; then *pin (if not null)
 // holds it busy and *allocation_id (if not null) is its id. bytes may be 0 (the pointer itself must
 // then lie inside the allocation).
 ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin, uint64_t* allocation_id = nullptr);
 
 // ---- streams ---------------------------------------------------------------------------------
-// Queues fn on stream (nullptr: the default stream) after the work already queued there. pins are
-// released once fn has run. Returns ACL_SUCCESS or the runtime's error code (message set).
-// api names the caller in messages. fn must not block on other work: on an idle stream it may run
-// right away on the calling thread.
+// Work for a stream. The stream calls Run, then Release (which drops what the task holds: pins,
+// references), once each. A stream that can run the task at once does so on the calling thread
+// with the caller's object; one that must queue it first moves it to the heap with Detach.
+class ACLCPU_API StreamTask {
+ public:
+  virtual ~StreamTask() = default;
+  virtual void Run() = 0;
+  virtual void Release() = 0;
+  virtual std::unique_ptr<StreamTask> Detach() = 0;
+};
+
+// Queues task on stream (nullptr: the default stream) after the work already queued there, or runs
+// it right away on the calling thread when the stream is idle. Returns ACL_SUCCESS or the
+// runtime's error code (message set); api names the caller in messages. A task must not block on
+// other work.
+ACLCPU_API aclError EnqueueOnStream(const char* api, aclrtStream stream, StreamTask& task);
+// The same for a function and the pins it needs (released once it has run).
 ACLCPU_API aclError EnqueueOnStream(const char* api, aclrtStream stream, std::function<void()> fn,
                                     std::vector<MemoryPin> pins);
 

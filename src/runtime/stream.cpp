@@ -19,28 +19,52 @@ Stream::~Stream() {
 
 namespace {
 
-void RunTask(const std::function<void()>& fn) {
+// Runs and releases a task; a failure is logged (the stream goes on with the next task).
+void RunTask(StreamTask& task) {
   try {
-    fn();
+    task.Run();
   } catch (const std::exception& e) {
     Log(kLogError, std::string("stream task failed: ") + e.what());
   } catch (...) {
     Log(kLogError, "stream task failed");
   }
+  task.Release();
 }
+
+// A function and the pins it needs, as a stream task.
+class FunctionTask final : public StreamTask {
+ public:
+  FunctionTask(std::function<void()> fn, std::vector<MemoryPin> pins) : fn_(std::move(fn)), pins_(std::move(pins)) {
+    for (MemoryPin& pin : pins_) pin.MarkQueued();  // synchronous copies of this memory now wait for fn
+  }
+  void Run() override { fn_(); }
+  void Release() override {
+    fn_ = nullptr;
+    pins_.clear();
+  }
+  std::unique_ptr<StreamTask> Detach() override {
+    return std::make_unique<FunctionTask>(std::move(fn_), std::move(pins_));
+  }
+
+ private:
+  std::function<void()> fn_;
+  std::vector<MemoryPin> pins_;
+};
 
 }  // namespace
 
 void Stream::Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool may_run_inline) {
-  for (MemoryPin& pin : pins) pin.MarkQueued();  // synchronous copies of this memory now wait for fn
+  FunctionTask task(std::move(fn), std::move(pins));
+  Push(task, may_run_inline);
+}
+
+void Stream::Push(StreamTask& task, bool may_run_inline) {
   std::unique_lock<std::mutex> lock(mutex_);
   ++pushed_;
   if (may_run_inline && !running_ && queue_.empty()) {
     running_ = true;
     lock.unlock();
-    RunTask(fn);
-    fn = nullptr;
-    pins.clear();
+    RunTask(task);
     lock.lock();
     running_ = false;
     ++finished_;
@@ -52,7 +76,14 @@ void Stream::Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool ma
     if (wake_worker) work_ready_.notify_one();  // work queued meanwhile by other threads
     return;
   }
-  queue_.push_back(Task{std::move(fn), std::move(pins)});
+  std::unique_ptr<StreamTask> queued;
+  try {
+    queued = task.Detach();
+    queue_.push_back(std::move(queued));
+  } catch (...) {
+    --pushed_;  // not queued after all
+    throw;
+  }
   lock.unlock();
   work_ready_.notify_one();
 }
@@ -81,12 +112,12 @@ void Stream::Serve() {
   for (;;) {
     work_ready_.wait(lock, [&] { return (stopping_ && !running_) || (!queue_.empty() && !running_); });
     if (queue_.empty()) return;  // stopping, and everything queued has run
-    Task task = std::move(queue_.front());
+    std::unique_ptr<StreamTask> task = std::move(queue_.front());
     queue_.pop_front();
     running_ = true;
     lock.unlock();
-    RunTask(task.fn);
-    task = Task{};  // drop the closure and the pins before reporting completion
+    RunTask(*task);  // drops the closure and the pins before completion is reported
+    task.reset();
     lock.lock();
     running_ = false;
     ++finished_;

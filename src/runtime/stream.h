@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,8 +23,11 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
-  // Queues fn after the work already queued. When the stream is idle and may_run_inline, runs fn
-  // right away on the calling thread instead (the order is the same; a hand-off is saved).
+  // Queues task after the work already queued. When the stream is idle and may_run_inline, runs it
+  // right away on the calling thread instead (the order is the same; a hand-off and a heap copy
+  // of the task are saved).
+  void Push(StreamTask& task, bool may_run_inline = false);
+  // The same for a function and the pins it needs.
   void Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool may_run_inline = false);
   // Waits until everything queued before the call has run.
   void Synchronize();
@@ -34,16 +38,12 @@ class Stream {
   const void* context = nullptr;
 
  private:
-  struct Task {
-    std::function<void()> fn;
-    std::vector<MemoryPin> pins;
-  };
   void Serve();
 
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
-  std::deque<Task> queue_;
+  std::deque<std::unique_ptr<StreamTask>> queue_;
   uint64_t pushed_ = 0;
   uint64_t finished_ = 0;
   bool stopping_ = false;

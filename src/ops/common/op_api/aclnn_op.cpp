@@ -80,7 +80,6 @@ aclnnStatus PhaseOne::Resolve(std::initializer_list<TensorParam> params, const u
       return Fail(ACLNN_ERR_PARAM_INVALID,
                   std::string(params_[i].name) + " is not a live aclTensor (destroyed, or never created)");
     }
-    numels_[i] = TensorNumel(*tensors_[i]);
   }
   return ACLNN_SUCCESS;
 }
@@ -158,22 +157,43 @@ aclnnStatus PhaseOne::CheckShape(int param, const kernel::Shape& expected, const
 }
 
 aclnnStatus PhaseOne::CheckMemory() {
+  // Each view inside its storage, in parameter order; then every touched storage's allocation in
+  // one lookup. The first parameter that fails either check is reported.
+  MemoryRange ranges[kMaxParams] = {};
+  aclnnStatus view_status = ACLNN_SUCCESS;
+  int viewed = 0;
+  for (; viewed < count_; ++viewed) {
+    const int i = viewed;
+    ranges[i] = MemoryRange{nullptr, 0, params_[i].name};
+    if ((view_status = CheckTensorMemory(api_, params_[i].name, *tensors_[i], &ranges[i], &spans_[i]))) break;
+  }
+  const void* begins[kMaxParams];
+  uint64_t bytes[kMaxParams];
+  int touched_param[kMaxParams];
+  int touched = 0;
+  for (int i = 0; i < viewed; ++i) {
+    if (ranges[i].bytes == 0) continue;
+    begins[touched] = ranges[i].begin;
+    bytes[touched] = ranges[i].bytes;
+    touched_param[touched++] = i;
+  }
+  std::shared_ptr<Allocation> allocations[kMaxParams];
+  const int outside = FindDeviceRanges(begins, bytes, touched, allocations);
+  if (outside >= 0) return StorageOutsideAllocations(api_, ranges[touched_param[outside]]);
+  if (view_status != ACLNN_SUCCESS) return view_status;
+  for (int k = 0; k < touched; ++k) arguments_[touched_param[k]].allocation = std::move(allocations[k]);
   for (int i = 0; i < count_; ++i) {
-    const aclTensor& t = *tensors_[i];
-    MemoryRange range{nullptr, 0, 0, params_[i].name};
-    if (aclnnStatus status = CheckTensorMemory(api_, params_[i].name, t, &range, &spans_[i])) return status;
-    const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
-    const bool touched = range.bytes != 0;
-    arguments_[i] = TensorArgument{params_[i].name,
-                                   params_[i].output,
-                                   static_cast<char*>(t.data),
-                                   range.bytes,
-                                   range.allocation_id,
-                                   touched ? spans_[i].begin - base : 0,
-                                   touched ? spans_[i].end - base : 0};
+    const uintptr_t base = reinterpret_cast<uintptr_t>(tensors_[i]->data);
+    const bool is_touched = ranges[i].bytes != 0;
+    arguments_[i].name = params_[i].name;
+    arguments_[i].output = params_[i].output;
+    arguments_[i].base = static_cast<char*>(tensors_[i]->data);
+    arguments_[i].storage_bytes = ranges[i].bytes;
+    arguments_[i].span_begin = is_touched ? spans_[i].begin - base : 0;
+    arguments_[i].span_end = is_touched ? spans_[i].end - base : 0;
   }
   for (int i = 0; i < count_; ++i) {
-    if (params_[i].output && numels_[i] > 0) {
+    if (params_[i].output && numel(i) > 0) {
       if (aclnnStatus status = CheckNoSelfOverlap(api_, params_[i].name, *tensors_[i])) return status;
     }
   }
@@ -213,29 +233,28 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
   return offset;
 }
 
-aclnnStatus PhaseOne::Finish(Launch launch, uint64_t* workspace_size, aclOpExecutor** executor) {
-  // Each view's first element as a byte offset from its storage (the launch adds the storage
-  // address it is given).
-  std::array<int64_t, kMaxParams> offsets{};
-  for (int i = 0; i < count_; ++i) offsets[i] = FirstElementBytes(*tensors_[i]);
+LaunchSpec PhaseOne::TakeSpec() {
   LaunchSpec spec;
   spec.workspace_size = workspace_size_;
   spec.argument_count = count_;
-  std::copy(arguments_, arguments_ + count_, spec.arguments);
-  const int count = count_;
-  spec.run_at = [launch = std::move(launch), offsets, count](void* workspace, char* const* bases) {
-    char* data[kMaxParams];
-    for (int i = 0; i < count; ++i) data[i] = bases[i] + offsets[i];
-    LaunchArgs args(workspace, data, count);
-    launch(args);
-  };
+  for (int i = 0; i < count_; ++i) {
+    spec.arguments[i] = std::move(arguments_[i]);
+    spec.arguments[i].first_element = FirstElementBytes(*tensors_[i]);
+  }
+  return spec;
+}
+
+aclnnStatus PhaseOne::Complete(LaunchSpec&& spec, uint64_t* workspace_size, aclOpExecutor** executor) {
   *workspace_size = workspace_size_;
   *executor = CreateExecutor(std::move(spec));
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor) {
-  for (int i = 0; i < count_; ++i) arguments_[i].storage_bytes = 0;  // nothing touched
+  for (int i = 0; i < count_; ++i) {  // nothing touched
+    arguments_[i].storage_bytes = 0;
+    arguments_[i].allocation = nullptr;
+  }
   workspace_size_ = 0;
   return Finish([](LaunchArgs&) {}, workspace_size, executor);
 }

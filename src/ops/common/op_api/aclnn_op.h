@@ -8,7 +8,6 @@
 #define ACLNN_CPU_OPS_COMMON_OP_API_ACLNN_OP_H_
 
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -59,8 +58,6 @@ class LaunchArgs {
   char* data_[kMaxParams] = {};
 };
 
-using Launch = std::function<void(LaunchArgs& args)>;
-
 // One call of an operator's first phase, e.g. aclnnMseLossGetWorkspaceSize. Holds everything in
 // place (no heap memory for up to kMaxParams tensor parameters).
 class PhaseOne {
@@ -81,7 +78,7 @@ class PhaseOne {
   const aclTensor& tensor(int param) const { return *tensors_[param]; }
   const char* name(int param) const { return params_[param].name; }
   const std::vector<int64_t>& shape(int param) const { return tensor(param).view_dims; }
-  int64_t numel(int param) const { return numels_[param]; }  // TensorNumel, counted once at Resolve
+  int64_t numel(int param) const { return TensorNumel(tensor(param)); }
   // The engine's dtype of a parameter (after CheckDtype passed for it).
   kernel::DType dtype(int param) const;
 
@@ -118,9 +115,18 @@ class PhaseOne {
   uint64_t ReserveWorkspace(uint64_t bytes);
   uint64_t workspace_size() const { return workspace_size_; }
 
-  // Creates the executor: its launch runs `launch`; reports the workspace size. An empty launch
-  // (no elements to compute) touches no memory.
-  aclnnStatus Finish(Launch launch, uint64_t* workspace_size, aclOpExecutor** executor);
+  // Creates the executor: its launch runs launch(LaunchArgs&) (kept inside the executor: at most
+  // LaunchSpec::kRunCapacity bytes); reports the workspace size. An empty launch (no elements to
+  // compute) touches no memory.
+  template <typename Body>
+  aclnnStatus Finish(Body launch, uint64_t* workspace_size, aclOpExecutor** executor) {
+    LaunchSpec spec = TakeSpec();
+    spec.run = [launch = std::move(launch), count = count_](void* workspace, char* const* data) {
+      LaunchArgs args(workspace, data, count);
+      launch(args);
+    };
+    return Complete(std::move(spec), workspace_size, executor);
+  }
   aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
 
  private:
@@ -128,10 +134,12 @@ class PhaseOne {
   int count_ = 0;
   TensorParam params_[kMaxParams] = {};
   std::shared_ptr<const aclTensor> tensors_[kMaxParams];  // alive for the call, whoever destroys the handle
-  int64_t numels_[kMaxParams] = {};
   TensorArgument arguments_[kMaxParams] = {};
   ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
+
+  LaunchSpec TakeSpec();  // the arguments and workspace, without the work (once: it moves them)
+  aclnnStatus Complete(LaunchSpec&& spec, uint64_t* workspace_size, aclOpExecutor** executor);
 };
 
 // Runs an API's phase one or launch with the C boundary's guarantees (no exception escapes;

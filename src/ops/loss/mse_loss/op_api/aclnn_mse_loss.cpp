@@ -105,7 +105,7 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   }
   const char* launch_api = axis0 ? kOutApi : kLossApi;
   return call.Finish(
-      [tiling, staged, scratch, launch_api](opapi::LaunchArgs& args) {
+      [tiling, staged = std::move(staged), scratch, launch_api](opapi::LaunchArgs& args) {
         args.Stage(staged);
         if (!RunKernel(tiling, args.data(kSelf), args.data(kTarget), args.data(kOut), args.workspace(scratch),
                        KernelThreadPool())) {

@@ -69,7 +69,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   const bool dout_is_scalar = kernel::Numel(tiling_input.dout.shape) == 1;  // read before out is written
   // Inputs sharing bytes with out other than element for element are staged (the tiling reads
   // their copies).
-  const std::vector<opapi::StagedInput> staged =
+  std::vector<opapi::StagedInput> staged =
       dout_is_scalar ? call.StageAliasedInputs({kSelf, kTarget}, kOut, {&tiling_input.predict, &tiling_input.label})
                      : call.StageAliasedInputs({kGradOutput, kSelf, kTarget}, kOut,
                                                {&tiling_input.dout, &tiling_input.predict, &tiling_input.label});
@@ -82,7 +82,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
                       " on " + std::to_string(tiling.threads) + " threads");
   }
   return call.Finish(
-      [tiling, staged](opapi::LaunchArgs& args) {
+      [tiling, staged = std::move(staged)](opapi::LaunchArgs& args) {
         args.Stage(staged);
         if (!RunKernel(tiling, args.data(kSelf), args.data(kTarget), args.data(kGradOutput), args.data(kOut),
                        KernelThreadPool())) {

@@ -1,0 +1,81 @@
+// A callable kept inside the object, never on the heap: what an executor holds of an operator's
+// launch (its tiling and plan), so that creating one allocates nothing. A callable larger than
+// Capacity does not compile.
+#ifndef ACLNN_CPU_NNOPBASE_INLINE_FUNCTION_H_
+#define ACLNN_CPU_NNOPBASE_INLINE_FUNCTION_H_
+
+#include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace aclcpu {
+
+template <typename Signature, size_t Capacity>
+class InlineFunction;
+
+template <typename R, typename... Args, size_t Capacity>
+class InlineFunction<R(Args...), Capacity> {
+ public:
+  InlineFunction() = default;
+
+  template <typename F, typename = std::enable_if_t<!std::is_same<std::decay_t<F>, InlineFunction>::value>>
+  InlineFunction(F&& f) {  // NOLINT: implicit, as std::function
+    using Stored = std::decay_t<F>;
+    static_assert(sizeof(Stored) <= Capacity, "the callable is larger than the InlineFunction's capacity");
+    static_assert(alignof(Stored) <= alignof(std::max_align_t), "the callable is over-aligned");
+    static_assert(std::is_nothrow_move_constructible<Stored>::value, "the callable must move without throwing");
+    new (storage_) Stored(std::forward<F>(f));
+    ops_ = &kOps<Stored>;
+  }
+
+  InlineFunction(InlineFunction&& other) noexcept { MoveFrom(other); }
+  InlineFunction& operator=(InlineFunction&& other) noexcept {
+    if (this != &other) {
+      Reset();
+      MoveFrom(other);
+    }
+    return *this;
+  }
+  InlineFunction(const InlineFunction&) = delete;
+  InlineFunction& operator=(const InlineFunction&) = delete;
+  ~InlineFunction() { Reset(); }
+
+  explicit operator bool() const { return ops_ != nullptr; }
+  R operator()(Args... args) const { return ops_->call(storage_, std::forward<Args>(args)...); }
+
+ private:
+  struct Ops {
+    R (*call)(const void* storage, Args&&... args);
+    void (*move_to)(void* from, void* to);  // move-constructs at `to`, destroys `from`
+    void (*destroy)(void* storage);
+  };
+  template <typename Stored>
+  static constexpr Ops kOps = {
+      [](const void* storage, Args&&... args) -> R {
+        return (*static_cast<Stored*>(const_cast<void*>(storage)))(std::forward<Args>(args)...);
+      },
+      [](void* from, void* to) {
+        new (to) Stored(std::move(*static_cast<Stored*>(from)));
+        static_cast<Stored*>(from)->~Stored();
+      },
+      [](void* storage) { static_cast<Stored*>(storage)->~Stored(); }};
+
+  void MoveFrom(InlineFunction& other) {
+    if (other.ops_ == nullptr) return;
+    other.ops_->move_to(other.storage_, storage_);
+    ops_ = other.ops_;
+    other.ops_ = nullptr;
+  }
+  void Reset() {
+    if (ops_ != nullptr) ops_->destroy(storage_);
+    ops_ = nullptr;
+  }
+
+  const Ops* ops_ = nullptr;
+  alignas(std::max_align_t) unsigned char storage_[Capacity];
+};
+
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_NNOPBASE_INLINE_FUNCTION_H_
