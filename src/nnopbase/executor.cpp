@@ -21,10 +21,66 @@ namespace {
 struct Executor {
   LaunchSpec spec;
   std::atomic<bool> repeatable{false};
+  std::atomic<bool> launching{false};  // a one-shot executor's launch has begun (it runs once)
   // Where each of spec.arguments is now, and the allocation that was live there when it was set.
   std::mutex mutex;
   char* bases[LaunchSpec::kMaxArguments] = {};
   std::shared_ptr<Allocation> allocations[LaunchSpec::kMaxArguments];
+};
+
+// Executors are made and released on every call, and are larger (2 KiB) than malloc keeps per
+// thread: each thread keeps the memory of the last few it released for the next it makes.
+struct ExecutorMemoryCache {
+  static constexpr int kKeep = 8;
+  void* blocks[kKeep];
+  int count;
+  size_t block_bytes;
+  bool closed;  // the thread is ending: blocks go back to the heap
+};
+thread_local ExecutorMemoryCache executor_memory = {};  // trivially destructible: usable to the thread's end
+
+// Gives the cache's blocks back to the heap when the thread ends.
+struct ExecutorMemoryCacheCloser {
+  ~ExecutorMemoryCacheCloser() {
+    for (int i = 0; i < executor_memory.count; ++i) ::operator delete(executor_memory.blocks[i]);
+    executor_memory.count = 0;
+    executor_memory.closed = true;
+  }
+};
+
+template <typename U>
+struct ExecutorAllocator {
+  using value_type = U;
+  ExecutorAllocator() = default;
+  template <typename V>
+  ExecutorAllocator(const ExecutorAllocator<V>&) {}  // NOLINT: rebinding, as allocators convert
+
+  U* allocate(size_t n) {
+    ExecutorMemoryCache& cache = executor_memory;
+    const size_t bytes = n * sizeof(U);
+    if (cache.count > 0 && cache.block_bytes == bytes) return static_cast<U*>(cache.blocks[--cache.count]);
+    return static_cast<U*>(::operator new(bytes));
+  }
+  void deallocate(U* block, size_t n) {
+    ExecutorMemoryCache& cache = executor_memory;
+    const size_t bytes = n * sizeof(U);
+    if (!cache.closed && cache.count < ExecutorMemoryCache::kKeep && (cache.count == 0 || cache.block_bytes == bytes)) {
+      static thread_local ExecutorMemoryCacheCloser closer;  // registered with the first kept block
+      (void)closer;
+      cache.block_bytes = bytes;
+      cache.blocks[cache.count++] = block;
+      return;
+    }
+    ::operator delete(block);
+  }
+  template <typename V>
+  bool operator==(const ExecutorAllocator<V>&) const {
+    return true;
+  }
+  template <typename V>
+  bool operator!=(const ExecutorAllocator<V>&) const {
+    return false;
+  }
 };
 
 HandleTable<Executor>& Executors() {
@@ -137,7 +193,7 @@ aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* ta
 }  // namespace
 
 aclOpExecutor* CreateExecutor(LaunchSpec&& spec) {
-  auto executor = std::make_shared<Executor>();
+  auto executor = std::allocate_shared<Executor>(ExecutorAllocator<Executor>());
   executor->spec = std::move(spec);
   for (int k = 0; k < executor->spec.argument_count; ++k) {
     executor->bases[k] = executor->spec.arguments[k].base;
@@ -215,16 +271,17 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     task.AddPin(std::move(pin));
   }
   const bool one_shot = !executor->repeatable;
-  if (one_shot && !Executors().Remove(handle)) {  // consumed by this launch; or raced by another
+  if (one_shot && executor->launching.exchange(true)) {  // another thread launches it right now
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
   aclError queued = EnqueueOnStream(api, stream, task);
   if (queued != ACL_SUCCESS) {
-    if (one_shot) Executors().Restore(handle, executor);  // not launched after all: may try again
+    if (one_shot) executor->launching = false;  // not launched after all: may try again
     SetRecentError(std::string(api) + ": cannot queue the work: " + aclGetRecentErrMsg());
     return ACLNN_ERR_RUNTIME_ERROR;
   }
+  if (one_shot) Executors().Remove(handle);  // consumed by this launch
   return ACLNN_SUCCESS;
 }
 

@@ -1,14 +1,23 @@
-// Opaque handles that are never reused. A handle is a number tagged into a non-canonical address:
-// it never equals a real pointer, never names a later object after its own was destroyed, and
-// faults at once if anyone dereferences it.
+// Opaque handles for the objects the C API hands out. A handle is a number tagged into a
+// non-canonical address: it never equals a real pointer and faults at once if anyone dereferences
+// it. Looking a handle up takes no lock (every call looks up several); adding, removing and
+// replacing objects are serialized among themselves.
+//
+// The number names a slot and that slot's generation. A slot freed by Remove is handed out again
+// only after kReuseDistance other slots were, each time with a new generation, so a destroyed
+// handle keeps naming nothing: its number comes back only after 2^35 reuses of its slot, years of
+// continuous calls.
 #ifndef ACLNN_CPU_RUNTIME_HANDLE_TABLE_H_
 #define ACLNN_CPU_RUNTIME_HANDLE_TABLE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <new>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace aclcpu {
 
@@ -17,83 +26,203 @@ class HandleTable {
  public:
   // tag: a few bits that differ per table, so a stream handle is not an event handle.
   explicit HandleTable(uint64_t tag) : tag_(tag << 56) {}
+  ~HandleTable() {
+    for (auto& chunk : chunks_) delete[] chunk.load();
+  }
+  HandleTable(const HandleTable&) = delete;
+  HandleTable& operator=(const HandleTable&) = delete;
 
+  // A new handle for object. Throws std::bad_alloc when kMaxSlots handles are live.
   void* Add(std::shared_ptr<T> object) {
     std::lock_guard<std::mutex> lock(mutex_);
-    const uint64_t id = ++last_id_;
-    objects_.emplace(id, std::move(object));
-    return HandleOf(id);
+    const uint32_t index = TakeSlotLocked();
+    Slot& slot = SlotAt(index);
+    const uint64_t generation = GenerationOf(slot.state.load()) + 1;  // odd: live
+    slot.object = std::move(object);                                  // no reader: no handle names this generation yet
+    slot.state.store(generation << kGenerationShift, std::memory_order_release);
+    ++live_;
+    return HandleOf(generation, index);
   }
 
+  // The object a live handle names, or null. Takes no lock.
   std::shared_ptr<T> Find(const void* handle) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = objects_.find(IdOf(handle));
-    return it == objects_.end() ? nullptr : it->second;
+    uint32_t index;
+    uint64_t generation;
+    const Slot* slot = Decode(handle, &index, &generation);
+    if (slot == nullptr) return nullptr;
+    uint64_t state = slot->state.load(std::memory_order_acquire);
+    for (int attempt = 0;; ++attempt) {
+      if (GenerationOf(state) != generation) return nullptr;
+      if ((state & kWriting) != 0) {  // a writer is replacing or removing it: wait for the outcome
+        Pause(attempt);
+        state = slot->state.load(std::memory_order_acquire);
+        continue;
+      }
+      if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire)) break;
+    }
+    std::shared_ptr<T> object = slot->object;  // while counted as a reader, no writer touches it
+    slot->state.fetch_sub(1, std::memory_order_release);
+    return object;
   }
 
   // Removes the handle; returns its object (null when the handle was not live).
   std::shared_ptr<T> Remove(const void* handle) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = objects_.find(IdOf(handle));
-    if (it == objects_.end()) return nullptr;
-    std::shared_ptr<T> object = std::move(it->second);
-    objects_.erase(it);
-    return object;
-  }
-
-  // Puts an object back under the handle it had (for an operation that turned out not to happen).
-  void Restore(const void* handle, std::shared_ptr<T> object) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    objects_.emplace(IdOf(handle), std::move(object));
-  }
-
-  // Removes every handle; returns the objects.
-  template <typename Visit>
-  void RemoveAll(Visit visit) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& entry : objects_) visit(std::move(entry.second));
-    objects_.clear();
-  }
-
-  template <typename Visit>
-  void ForEach(Visit visit) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& entry : objects_) visit(entry.second);
-  }
-
-  // visit(handle, object) for every live handle.
-  template <typename Visit>
-  void ForEachHandle(Visit visit) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& entry : objects_) visit(HandleOf(entry.first), entry.second);
+    uint32_t index;
+    uint64_t generation;
+    Slot* slot = Decode(handle, &index, &generation);
+    if (slot == nullptr || !BeginWrite(*slot, generation)) return nullptr;
+    return RemoveLocked(*slot, index, generation);
   }
 
   // Puts object in place of the one handle names; false when the handle is not live.
   bool Replace(const void* handle, std::shared_ptr<T> object) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = objects_.find(IdOf(handle));
-    if (it == objects_.end()) return false;
-    it->second = std::move(object);
-    return true;
+    uint32_t index;
+    uint64_t generation;
+    Slot* slot = Decode(handle, &index, &generation);
+    if (slot == nullptr || !BeginWrite(*slot, generation)) return false;
+    std::swap(slot->object, object);
+    slot->state.store(generation << kGenerationShift, std::memory_order_release);
+    return true;  // the old object is released here, after the slot is open again
+  }
+
+  // Removes every handle; visit(object) for each.
+  template <typename Visit>
+  void RemoveAll(Visit visit) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (uint32_t index = 0; index < slot_count_; ++index) {
+      Slot& slot = SlotAt(index);
+      const uint64_t generation = GenerationOf(slot.state.load());
+      if (!IsLive(generation) || !BeginWrite(slot, generation)) continue;
+      visit(RemoveLocked(slot, index, generation));
+    }
+  }
+
+  // visit(object) for every live handle.
+  template <typename Visit>
+  void ForEach(Visit visit) const {
+    ForEachHandle([&](const void*, const std::shared_ptr<T>& object) { visit(object); });
+  }
+
+  // visit(handle, object) for every live handle.
+  template <typename Visit>
+  void ForEachHandle(Visit visit) const {
+    std::lock_guard<std::mutex> lock(mutex_);  // no writer meanwhile: the objects stay
+    for (uint32_t index = 0; index < slot_count_; ++index) {
+      const Slot& slot = SlotAt(index);
+      const uint64_t generation = GenerationOf(slot.state.load());
+      if (IsLive(generation)) visit(HandleOf(generation, index), slot.object);
+    }
   }
 
   size_t size() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return objects_.size();
+    return live_;
   }
 
  private:
-  void* HandleOf(uint64_t id) const { return reinterpret_cast<void*>(static_cast<uintptr_t>(tag_ | id)); }
-  uint64_t IdOf(const void* handle) const {
-    const uint64_t value = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
-    return (value & ~kIdMask) == tag_ ? (value & kIdMask) : 0;  // 0 is never an id
+  // A slot's state: its generation (odd while a handle is live there), a writer's bit, and how
+  // many readers are copying its object.
+  static constexpr int kGenerationShift = 28;
+  static constexpr uint64_t kWriting = uint64_t{1} << 27;
+  static constexpr uint64_t kReaders = kWriting - 1;
+  struct Slot {
+    mutable std::atomic<uint64_t> state{0};  // readers count themselves in it
+    std::shared_ptr<T> object;
+  };
+
+  // A handle's number: its slot's generation (36 bits) over the slot's index (20 bits).
+  static constexpr int kIndexBits = 20;
+  static constexpr uint32_t kChunkSlots = 1024;
+  static constexpr uint32_t kMaxSlots = uint32_t{1} << kIndexBits;
+  static constexpr uint32_t kReuseDistance = 1024;  // free slots waiting before one is reused
+  static constexpr uint64_t kGenerationMask = (uint64_t{1} << (56 - kIndexBits)) - 1;
+
+  static uint64_t GenerationOf(uint64_t state) { return (state >> kGenerationShift) & kGenerationMask; }
+  static bool IsLive(uint64_t generation) { return (generation & 1) != 0; }
+
+  static void Pause(int attempt) {
+    if (attempt >= 64) std::this_thread::yield();  // the other side holds the slot for a few instructions
   }
 
-  static constexpr uint64_t kIdMask = (uint64_t{1} << 56) - 1;
+  void* HandleOf(uint64_t generation, uint32_t index) const {
+    return reinterpret_cast<void*>(static_cast<uintptr_t>(tag_ | (generation << kIndexBits) | index));
+  }
+
+  // The slot a handle of this table names (null for another table's, or a slot never made).
+  Slot* Decode(const void* handle, uint32_t* index, uint64_t* generation) const {
+    const uint64_t value = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
+    if ((value & ~((uint64_t{1} << 56) - 1)) != tag_) return nullptr;
+    *index = static_cast<uint32_t>(value & (kMaxSlots - 1));
+    *generation = (value & ((uint64_t{1} << 56) - 1)) >> kIndexBits;
+    if (!IsLive(*generation)) return nullptr;
+    Slot* chunk = chunks_[*index / kChunkSlots].load(std::memory_order_acquire);
+    return chunk == nullptr ? nullptr : &chunk[*index % kChunkSlots];
+  }
+
+  Slot& SlotAt(uint32_t index) const { return chunks_[index / kChunkSlots].load()[index % kChunkSlots]; }
+
+  // Claims a live slot of this generation for a writer: waits until its readers are done. False
+  // when the generation is no longer the slot's.
+  static bool BeginWrite(Slot& slot, uint64_t generation) {
+    uint64_t state = slot.state.load(std::memory_order_acquire);
+    for (int attempt = 0;; ++attempt) {
+      if (GenerationOf(state) != generation) return false;
+      if ((state & kReaders) != 0) {
+        Pause(attempt);
+        state = slot.state.load(std::memory_order_acquire);
+        continue;
+      }
+      if (slot.state.compare_exchange_weak(state, state | kWriting, std::memory_order_acquire)) return true;
+    }
+  }
+
+  // With the slot claimed: takes its object and frees it under the next (dead) generation.
+  std::shared_ptr<T> RemoveLocked(Slot& slot, uint32_t index, uint64_t generation) {
+    std::shared_ptr<T> object = std::move(slot.object);
+    slot.state.store(((generation + 1) & kGenerationMask) << kGenerationShift, std::memory_order_release);
+    PushFree(index);
+    --live_;
+    return object;
+  }
+
+  // The free slots, oldest first: a ring that only grows (adding and removing allocate nothing
+  // once it is large enough for the most handles ever freed at once).
+  void PushFree(uint32_t index) {
+    if (free_count_ == free_.size()) {
+      std::vector<uint32_t> larger(free_.empty() ? kReuseDistance * 2 : free_.size() * 2);
+      for (size_t k = 0; k < free_count_; ++k) larger[k] = free_[(free_head_ + k) % free_.size()];
+      free_.swap(larger);
+      free_head_ = 0;
+    }
+    free_[(free_head_ + free_count_) % free_.size()] = index;
+    ++free_count_;
+  }
+
+  uint32_t TakeSlotLocked() {
+    if (free_count_ >= kReuseDistance || (slot_count_ == kMaxSlots && free_count_ > 0)) {
+      const uint32_t index = free_[free_head_];
+      free_head_ = (free_head_ + 1) % free_.size();
+      --free_count_;
+      return index;
+    }
+    if (slot_count_ == kMaxSlots) throw std::bad_alloc();
+    const uint32_t index = slot_count_;
+    std::atomic<Slot*>& chunk = chunks_[index / kChunkSlots];
+    if (chunk.load() == nullptr) chunk.store(new Slot[kChunkSlots], std::memory_order_release);
+    ++slot_count_;
+    return index;
+  }
+
   const uint64_t tag_;
-  mutable std::mutex mutex_;
-  uint64_t last_id_ = 0;
-  std::unordered_map<uint64_t, std::shared_ptr<T>> objects_;
+  mutable std::mutex mutex_;  // writers and the free list
+  std::atomic<Slot*> chunks_[kMaxSlots / kChunkSlots] = {};
+  uint32_t slot_count_ = 0;  // slots made so far
+  std::vector<uint32_t> free_;
+  size_t free_head_ = 0;
+  size_t free_count_ = 0;
+  size_t live_ = 0;
 };
 
 }  // namespace aclcpu

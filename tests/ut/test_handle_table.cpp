@@ -1,0 +1,137 @@
+// The handle table behind every C handle: handles name nothing once removed (also after their slot
+// is reused), lookups take no lock and stay correct while other threads add, replace and remove.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "runtime/handle_table.h"
+
+namespace {
+
+using aclcpu::HandleTable;
+
+TEST(HandleTable, FindsWhatWasAddedAndNothingAfterRemove) {
+  HandleTable<int> table(0xc1);
+  void* a = table.Add(std::make_shared<int>(1));
+  void* b = table.Add(std::make_shared<int>(2));
+  ASSERT_NE(a, b);
+  EXPECT_EQ(*table.Find(a), 1);
+  EXPECT_EQ(*table.Find(b), 2);
+  EXPECT_EQ(table.size(), 2u);
+  std::shared_ptr<int> removed = table.Remove(a);
+  ASSERT_TRUE(removed);
+  EXPECT_EQ(*removed, 1);
+  EXPECT_EQ(table.Find(a), nullptr);
+  EXPECT_EQ(table.Remove(a), nullptr);  // twice: not live any more
+  EXPECT_EQ(*table.Find(b), 2);
+  EXPECT_EQ(table.size(), 1u);
+}
+
+TEST(HandleTable, ForeignAndMadeUpHandlesNameNothing) {
+  HandleTable<int> table(0xc1);
+  HandleTable<int> other(0xc2);
+  void* mine = table.Add(std::make_shared<int>(7));
+  EXPECT_EQ(other.Find(mine), nullptr);  // another table's tag
+  EXPECT_EQ(table.Find(nullptr), nullptr);
+  int local = 0;
+  EXPECT_EQ(table.Find(&local), nullptr);  // a real pointer is never a handle
+  const uintptr_t value = reinterpret_cast<uintptr_t>(mine);
+  EXPECT_EQ(table.Find(reinterpret_cast<void*>(value + (uintptr_t{1} << 20))),
+            nullptr);  // same slot, a free generation
+  EXPECT_EQ(table.Find(reinterpret_cast<void*>(value + (uintptr_t{2} << 20))), nullptr);  // same slot, a later one
+  EXPECT_EQ(table.Find(reinterpret_cast<void*>(value + 5)), nullptr);                     // a slot never made
+  EXPECT_FALSE(table.Replace(reinterpret_cast<void*>(value + 5), std::make_shared<int>(1)));
+}
+
+// A removed handle's slot is reused only after 1024 others were freed, and under a new number: no
+// handle ever names a later object.
+TEST(HandleTable, HandlesAreNeverReusedAcrossManyAddsAndRemoves) {
+  HandleTable<int> table(0xc1);
+  std::set<void*> seen;
+  std::vector<void*> removed;
+  for (int i = 0; i < 20000; ++i) {
+    void* handle = table.Add(std::make_shared<int>(i));
+    EXPECT_TRUE(seen.insert(handle).second) << "handle " << handle << " came back at add " << i;
+    ASSERT_EQ(*table.Remove(handle), i);
+    removed.push_back(handle);
+  }
+  for (void* handle : removed) ASSERT_EQ(table.Find(handle), nullptr);
+  EXPECT_EQ(table.size(), 0u);
+}
+
+TEST(HandleTable, ReplaceKeepsTheHandleAndHandsOutTheNewObject) {
+  HandleTable<int> table(0xc1);
+  void* handle = table.Add(std::make_shared<int>(1));
+  std::shared_ptr<int> before = table.Find(handle);
+  EXPECT_TRUE(table.Replace(handle, std::make_shared<int>(2)));
+  EXPECT_EQ(*table.Find(handle), 2);
+  EXPECT_EQ(*before, 1);  // what a reader already holds stays as it was
+}
+
+TEST(HandleTable, RemoveAllAndVisits) {
+  HandleTable<int> table(0xc1);
+  std::vector<void*> handles;
+  for (int i = 0; i < 5; ++i) handles.push_back(table.Add(std::make_shared<int>(i)));
+  table.Remove(handles[2]);
+  int sum = 0;
+  table.ForEach([&](const std::shared_ptr<int>& object) { sum += *object; });
+  EXPECT_EQ(sum, 0 + 1 + 3 + 4);
+  std::set<void*> visited;
+  table.ForEachHandle(
+      [&](const void* handle, const std::shared_ptr<int>&) { visited.insert(const_cast<void*>(handle)); });
+  EXPECT_EQ(visited, (std::set<void*>{handles[0], handles[1], handles[3], handles[4]}));
+  int removed = 0;
+  table.RemoveAll([&](std::shared_ptr<int> object) { removed += object ? 1 : 0; });
+  EXPECT_EQ(removed, 4);
+  EXPECT_EQ(table.size(), 0u);
+  for (void* handle : handles) EXPECT_EQ(table.Find(handle), nullptr);
+}
+
+// Readers look up a handle while writers replace its object and add and remove others: a reader
+// sees one of the objects that handle held, never a torn or freed one. (ThreadSanitizer checks
+// the order of the slot's accesses in its build.)
+TEST(HandleTable, LookupsStayCorrectWhileOthersWrite) {
+  HandleTable<int> table(0xc1);
+  void* watched = table.Add(std::make_shared<int>(0));
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> found{0};
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r) {
+    threads.emplace_back([&] {
+      while (!stop.load()) {
+        std::shared_ptr<int> object = table.Find(watched);
+        ASSERT_TRUE(object);
+        ASSERT_GE(*object, 0);
+        ASSERT_LT(*object, 1000);
+        found.fetch_add(1);
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    for (int i = 1; i < 1000; ++i) ASSERT_TRUE(table.Replace(watched, std::make_shared<int>(i)));
+  });
+  threads.emplace_back([&] {
+    for (int i = 0; i < 3000; ++i) {
+      void* handle = table.Add(std::make_shared<int>(i));
+      ASSERT_EQ(*table.Find(handle), i);
+      ASSERT_TRUE(table.Remove(handle));
+      ASSERT_EQ(table.Find(handle), nullptr);
+    }
+  });
+  threads[3].join();
+  threads[2].join();
+  stop = true;
+  threads[1].join();
+  threads[0].join();
+  EXPECT_GT(found.load(), 0);
+  EXPECT_EQ(*table.Find(watched), 999);
+  ASSERT_TRUE(table.Remove(watched));
+  EXPECT_EQ(table.size(), 0u);
+}
+
+}  // namespace
