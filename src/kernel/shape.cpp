@@ -56,30 +56,8 @@ bool CheckedNumelOf(const Dims& shape, int64_t* numel) {
 std::string ShapeToString(const Shape& shape) { return DimsToString(shape); }
 std::string ShapeToString(const std::vector<int64_t>& shape) { return DimsToString(shape); }
 
-bool CheckedMul(int64_t a, int64_t b, int64_t* product) {
-  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) return false;
-  *product = a * b;
-  return true;
-}
-
-bool CheckedAdd(int64_t a, int64_t b, int64_t* sum) {
-  if (b > std::numeric_limits<int64_t>::max() - a) return false;
-  *sum = a + b;
-  return true;
-}
-
 bool CheckedNumel(const Shape& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
-
-int64_t Numel(const Shape& shape) {
-  // A zero dim first: an empty shape's other dims may multiply past int64 ([2^62, 4, 0] is valid).
-  for (int64_t dim : shape) {
-    if (dim == 0) return 0;
-  }
-  int64_t count = 1;
-  for (int64_t dim : shape) count *= dim;
-  return count;
-}
 
 bool BroadcastShapes(const Shape* const* shapes, size_t count, Shape* result, std::string* why) {
   size_t rank = 0;

@@ -90,15 +90,34 @@ inline bool operator!=(const std::vector<int64_t>& a, const Shape& b) { return !
 std::string ShapeToString(const Shape& shape);
 std::string ShapeToString(const std::vector<int64_t>& shape);
 
-// *product = a * b for non-negative a, b; false when it would overflow int64_t.
-bool CheckedMul(int64_t a, int64_t b, int64_t* product);
-bool CheckedAdd(int64_t a, int64_t b, int64_t* sum);
+// *product = a * b for non-negative a, b; false (*product unchanged) when it would overflow
+// int64_t. Inline: every call's checks run these per dim.
+inline bool CheckedMul(int64_t a, int64_t b, int64_t* product) {
+  int64_t result;
+  if (__builtin_mul_overflow(a, b, &result)) return false;
+  *product = result;
+  return true;
+}
+inline bool CheckedAdd(int64_t a, int64_t b, int64_t* sum) {
+  int64_t result;
+  if (__builtin_add_overflow(a, b, &result)) return false;
+  *sum = result;
+  return true;
+}
 
 // Element count (1 for a 0-d shape); false on overflow. Dims must be non-negative.
 bool CheckedNumel(const Shape& shape, int64_t* numel);
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel);
 // Element count of a shape whose count is known to fit int64 (0 when any dim is 0, whatever the others).
-int64_t Numel(const Shape& shape);
+inline int64_t Numel(const Shape& shape) {
+  // A zero dim first: an empty shape's other dims may multiply past int64 ([2^62, 4, 0] is valid).
+  for (int64_t dim : shape) {
+    if (dim == 0) return 0;
+  }
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  return count;
+}
 
 // NumPy broadcasting: align on the right; a dim of 1 stretches to the other. On failure *why says
 // which dims disagree.

@@ -131,7 +131,7 @@ class LaunchTask final : public StreamTask {
     spec.run(workspace_, data);
   }
   void Release() override {
-    for (int i = 0; i < pin_count_; ++i) pins_[i] = MemoryPin();
+    for (int i = 0; i < pin_count_; ++i) pins_[i].Release();
     pin_count_ = 0;
     executor_.reset();
   }

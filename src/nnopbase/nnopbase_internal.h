@@ -31,6 +31,7 @@ struct aclTensor {
   int64_t numel = 0;
   bool numel_overflows = false;
   int64_t storage_numel = 0;
+  int64_t element_size = 0;  // DataTypeSize(dtype)
 };
 
 // What aclCreateScalar records: a copy of the caller's value, as raw bytes of its dtype.

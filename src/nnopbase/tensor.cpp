@@ -134,6 +134,7 @@ std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims,
   tensor->numel_overflows = !kernel::CheckedNumel(tensor->view_dims, &tensor->numel);
   if (tensor->numel_overflows) tensor->numel = INT64_MAX;
   if (!kernel::CheckedNumel(tensor->storage_dims, &tensor->storage_numel)) tensor->storage_numel = -1;
+  tensor->element_size = static_cast<int64_t>(DataTypeSize(dtype_value));
   return tensor;
 }
 

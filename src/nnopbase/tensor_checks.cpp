@@ -185,7 +185,7 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
                                              DimsText(tensor.storage_dims) + " of " + std::to_string(storage_numel) +
                                              " elements");
   }
-  const int64_t element_size = static_cast<int64_t>(DataTypeSize(tensor.dtype));
+  const int64_t element_size = tensor.element_size;
   int64_t storage_bytes = 0;
   if (!kernel::CheckedMul(storage_numel, element_size, &storage_bytes)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");

@@ -101,6 +101,11 @@ aclError CheckDeviceId(const char* api, int32_t deviceId) {
 // The stream a handle names (nullptr: the default stream), or nullptr with the message set.
 std::shared_ptr<Stream> ResolveStream(const char* api, aclrtStream handle, aclError* code) {
   Runtime& rt = TheRuntime();
+  if (handle != nullptr) {
+    // Every call resolves its stream: without the lock. A live stream's context is live (the
+    // streams of a context leave with it), so the device is ready too.
+    if (std::shared_ptr<Stream> stream = rt.streams.Find(handle)) return stream;
+  }
   std::lock_guard<std::mutex> lock(rt.mutex);
   if ((*code = CheckDeviceReadyLocked(rt, api)) != ACL_SUCCESS) return nullptr;
   if (handle == nullptr) {  // the default stream of the thread's current context

@@ -80,9 +80,10 @@ class ACLCPU_API MemoryPin {
   const Allocation* allocation() const { return allocation_.get(); }
   // Counts the pin as held by queued work (streams do this as they take work).
   void MarkQueued();
+  // Lets the allocation go (the pin is empty afterwards).
+  void Release();
 
  private:
-  void Release();
   std::shared_ptr<Allocation> allocation_;
   bool queued_ = false;
 };

@@ -44,7 +44,7 @@ bool SameElementAddresses(const kernel::TensorView& input, const kernel::TensorV
 // 0 then. A non-empty view lies inside its storage (CheckMemory), so its product cannot overflow.
 int64_t FirstElementBytes(const aclTensor& t) {
   if (TensorNumel(t) == 0) return 0;
-  return t.offset * static_cast<int64_t>(aclDataTypeSize(t.dtype));
+  return t.offset * t.element_size;
 }
 
 }  // namespace
