@@ -192,9 +192,14 @@ aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* ta
 
 }  // namespace
 
-aclOpExecutor* CreateExecutor(LaunchSpec&& spec) {
+NewExecutor::NewExecutor() {
   auto executor = std::allocate_shared<Executor>(ExecutorAllocator<Executor>());
-  executor->spec = std::move(spec);
+  spec_ = &executor->spec;
+  executor_ = std::move(executor);
+}
+
+aclOpExecutor* NewExecutor::Publish() {
+  std::shared_ptr<Executor> executor = std::static_pointer_cast<Executor>(std::move(executor_));
   for (int k = 0; k < executor->spec.argument_count; ++k) {
     executor->bases[k] = executor->spec.arguments[k].base;
     executor->allocations[k] = std::move(executor->spec.arguments[k].allocation);  // where launches look

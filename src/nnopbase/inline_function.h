@@ -21,10 +21,17 @@ class InlineFunction<R(Args...), Capacity> {
 
   template <typename F, typename = std::enable_if_t<!std::is_same<std::decay_t<F>, InlineFunction>::value>>
   InlineFunction(F&& f) {  // NOLINT: implicit, as std::function
+    Emplace(std::forward<F>(f));
+  }
+
+  // Replaces the callable with f, constructed in place.
+  template <typename F>
+  void Emplace(F&& f) {
     using Stored = std::decay_t<F>;
     static_assert(sizeof(Stored) <= Capacity, "the callable is larger than the InlineFunction's capacity");
     static_assert(alignof(Stored) <= alignof(std::max_align_t), "the callable is over-aligned");
     static_assert(std::is_nothrow_move_constructible<Stored>::value, "the callable must move without throwing");
+    Reset();
     new (storage_) Stored(std::forward<F>(f));
     ops_ = &kOps<Stored>;
   }

@@ -128,8 +128,18 @@ struct LaunchSpec {
   Run run;  // runs on the stream (or inline)
 };
 
-// A new executor handle owning spec (never reused, like tensor handles).
-ACLCPU_API aclOpExecutor* CreateExecutor(LaunchSpec&& spec);
+// An executor being made: its spec is filled in place, then Publish gives it its handle (never
+// reused, like tensor handles). Dropped unpublished, it is simply released.
+class ACLCPU_API NewExecutor {
+ public:
+  NewExecutor();
+  LaunchSpec& spec() { return *spec_; }
+  aclOpExecutor* Publish();  // once
+
+ private:
+  std::shared_ptr<void> executor_;
+  LaunchSpec* spec_;
+};
 
 // Points argument index of the inputs (output: of the outputs) of a live executor at addr, for the
 // launches from now on. 161002 with a message (naming api) when the executor is not live, has no

@@ -233,21 +233,13 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
   return offset;
 }
 
-LaunchSpec PhaseOne::TakeSpec() {
-  LaunchSpec spec;
-  spec.workspace_size = workspace_size_;
-  spec.argument_count = count_;
+void PhaseOne::FillSpec(LaunchSpec* spec) {
+  spec->workspace_size = workspace_size_;
+  spec->argument_count = count_;
   for (int i = 0; i < count_; ++i) {
-    spec.arguments[i] = std::move(arguments_[i]);
-    spec.arguments[i].first_element = FirstElementBytes(*tensors_[i]);
+    spec->arguments[i] = std::move(arguments_[i]);
+    spec->arguments[i].first_element = FirstElementBytes(*tensors_[i]);
   }
-  return spec;
-}
-
-aclnnStatus PhaseOne::Complete(LaunchSpec&& spec, uint64_t* workspace_size, aclOpExecutor** executor) {
-  *workspace_size = workspace_size_;
-  *executor = CreateExecutor(std::move(spec));
-  return ACLNN_SUCCESS;
 }
 
 aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor) {

@@ -120,12 +120,15 @@ class PhaseOne {
   // compute) touches no memory.
   template <typename Body>
   aclnnStatus Finish(Body launch, uint64_t* workspace_size, aclOpExecutor** executor) {
-    LaunchSpec spec = TakeSpec();
-    spec.run = [launch = std::move(launch), count = count_](void* workspace, char* const* data) {
+    NewExecutor made;
+    FillSpec(&made.spec());
+    made.spec().run.Emplace([launch = std::move(launch), count = count_](void* workspace, char* const* data) {
       LaunchArgs args(workspace, data, count);
       launch(args);
-    };
-    return Complete(std::move(spec), workspace_size, executor);
+    });
+    *workspace_size = workspace_size_;
+    *executor = made.Publish();
+    return ACLNN_SUCCESS;
   }
   aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
 
@@ -138,8 +141,7 @@ class PhaseOne {
   ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
 
-  LaunchSpec TakeSpec();  // the arguments and workspace, without the work (once: it moves them)
-  aclnnStatus Complete(LaunchSpec&& spec, uint64_t* workspace_size, aclOpExecutor** executor);
+  void FillSpec(LaunchSpec* spec);  // the arguments and workspace, not the work (once: it moves them)
 };
 
 // Runs an API's phase one or launch with the C boundary's guarantees (no exception escapes;
