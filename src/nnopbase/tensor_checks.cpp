@@ -230,7 +230,10 @@ aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTenso
     bool empty() const { return b == e; }
     const std::pair<int64_t, int64_t>& front() const { return *b; }
   } dims{first, first + count};
-  std::sort(dims.begin(), dims.end());
+  // Insertion sort: a handful of dims (std::sort costs more than the whole check for them).
+  for (auto* i = dims.begin() + (count > 0 ? 1 : 0); i < dims.end(); ++i) {
+    for (auto* j = i; j > dims.begin() && *j < *(j - 1); --j) std::swap(*j, *(j - 1));
+  }
   auto message = [&] {
     return std::string(api) + ": " + name + " view " + DimsText(tensor.view_dims) + " with strides " +
            DimsText(tensor.strides) + " has elements that overlap each other";

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace aclcpu {
 namespace loss {
@@ -35,7 +36,7 @@ inline bool ReductionFromApi(int64_t value, Reduction* reduction) {
 
 inline bool ReductionFromName(const std::string& name, Reduction* reduction) {
   for (Reduction r : {Reduction::kNone, Reduction::kMean, Reduction::kSum}) {
-    if (name == ReductionName(r)) {
+    if (std::string_view(name) == ReductionName(r)) {  // compared in place (every tiling asks)
       *reduction = r;
       return true;
     }
