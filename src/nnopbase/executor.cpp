@@ -122,7 +122,12 @@ class LaunchTask final : public StreamTask {
   LaunchTask(LaunchTask&&) = default;
 
   char** bases() { return bases_; }
-  void AddPin(MemoryPin pin) { pins_[pin_count_++] = std::move(pin); }
+  // Pins an allocation for this launch; false when aclrtFree has taken it.
+  bool AddPin(std::shared_ptr<Allocation> allocation) {
+    if (!pins_[pin_count_].Pin(std::move(allocation), /*queued=*/true)) return false;
+    ++pin_count_;
+    return true;
+  }
 
   void Run() override {
     const LaunchSpec& spec = executor_->spec;
@@ -158,13 +163,11 @@ aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* ta
     for (int k = 0; k < count; ++k) {
       bases[k] = executor.bases[k];
       if (args[k].storage_bytes == 0) continue;
-      MemoryPin pin(executor.allocations[k], /*queued=*/true);
-      if (!pin.pinned()) {
+      if (!task->AddPin(executor.allocations[k])) {
         SetRecentError(std::string(api) + ": the memory of " + args[k].name +
                        " is no longer inside a live aclrtMalloc allocation");
         return ACLNN_ERR_PARAM_INVALID;
       }
-      task->AddPin(std::move(pin));
     }
   }
   auto span = [&](int k, char* base, uintptr_t* begin, uintptr_t* end) {
@@ -267,13 +270,13 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
                      " bytes are needed");
       return ACLNN_ERR_PARAM_NULLPTR;
     }
-    MemoryPin pin(FindDeviceRange(workspace, spec.workspace_size), /*queued=*/true);
-    if (!pin.pinned()) {
+    std::shared_ptr<Allocation> allocation;
+    const void* begin = workspace;
+    if (FindDeviceRanges(&begin, &spec.workspace_size, 1, &allocation) >= 0 || !task.AddPin(std::move(allocation))) {
       SetRecentError(std::string(api) + ": workspace " + Hex(workspace) + " + " + std::to_string(spec.workspace_size) +
                      " bytes is not inside one live aclrtMalloc allocation");
       return ACLNN_ERR_PARAM_INVALID;
     }
-    task.AddPin(std::move(pin));
   }
   const bool one_shot = !executor->repeatable;
   if (one_shot && executor->launching.exchange(true)) {  // another thread launches it right now

@@ -51,14 +51,6 @@ std::shared_ptr<Allocation> FindLocked(const Registry& registry, uintptr_t addre
   return it->second;
 }
 
-void Unpin(Allocation& allocation, uint64_t count) {
-  allocation.pins.fetch_sub(count);
-  if (allocation.waiters.load() > 0) {
-    { std::lock_guard<std::mutex> lock(allocation.mutex); }  // a waiter is either past its check or asleep
-    allocation.released.notify_all();
-  }
-}
-
 // Waits until done() holds; done reads the allocation's pin counts.
 template <typename Done>
 void WaitForPins(Allocation& allocation, Done done) {
@@ -166,42 +158,9 @@ void WaitForQueuedWork(const MemoryPin& a, const MemoryPin& b) {
 
 }  // namespace
 
-MemoryPin::MemoryPin(std::shared_ptr<Allocation> allocation, bool queued) {
-  if (!allocation) return;
-  const uint64_t count = queued ? Allocation::kQueuedPin : Allocation::kPin;
-  // Count first, then look: aclrtFree clears live first, then waits for the count. So either this
-  // pin sees it freed, or aclrtFree sees the pin and waits for it.
-  allocation->pins.fetch_add(count);
-  if (!allocation->live.load()) {
-    Unpin(*allocation, count);
-    return;
-  }
-  allocation_ = std::move(allocation);
-  queued_ = queued;
-}
-
-MemoryPin& MemoryPin::operator=(MemoryPin&& other) noexcept {
-  if (this != &other) {
-    Release();
-    allocation_ = std::move(other.allocation_);
-    queued_ = other.queued_;
-  }
-  return *this;
-}
-
-void MemoryPin::MarkQueued() {
-  if (!allocation_ || queued_) return;
-  allocation_->pins.fetch_add(Allocation::kQueuedPin - Allocation::kPin);
-  queued_ = true;
-}
-
-MemoryPin::~MemoryPin() { Release(); }
-
-void MemoryPin::Release() {
-  if (!allocation_) return;
-  Unpin(*allocation_, queued_ ? Allocation::kQueuedPin : Allocation::kPin);
-  allocation_.reset();
-  queued_ = false;
+void WakePinWaiters(Allocation& allocation) {
+  { std::lock_guard<std::mutex> lock(allocation.mutex); }  // a waiter is either past its check or asleep
+  allocation.released.notify_all();
 }
 
 std::shared_ptr<Allocation> FindAllocation(const void* ptr) { return FindDeviceRange(ptr, 0); }
@@ -212,12 +171,49 @@ std::shared_ptr<Allocation> FindDeviceRange(const void* ptr, uint64_t bytes) {
   return FindLocked(registry, reinterpret_cast<uintptr_t>(ptr), bytes);
 }
 
+namespace {
+
+// The allocations this thread found last, newest first. An entry is the answer while its
+// allocation is live (allocations never overlap); one that aclrtFree took is skipped and replaced.
+struct RecentAllocations {
+  static constexpr int kSize = 8;
+  std::shared_ptr<Allocation> entries[kSize];
+
+  std::shared_ptr<Allocation> Find(uintptr_t address, uint64_t bytes) const {
+    for (const std::shared_ptr<Allocation>& entry : entries) {
+      if (!entry) break;
+      const uintptr_t base = reinterpret_cast<uintptr_t>(entry->base);
+      if (address >= base && address - base < entry->size && bytes <= entry->size - (address - base) &&
+          entry->live.load()) {
+        return entry;
+      }
+    }
+    return nullptr;
+  }
+  void Remember(const std::shared_ptr<Allocation>& allocation) {
+    for (int i = kSize - 1; i > 0; --i) entries[i] = std::move(entries[i - 1]);
+    entries[0] = allocation;
+  }
+};
+thread_local RecentAllocations recent_allocations;
+
+}  // namespace
+
 int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count, std::shared_ptr<Allocation>* found) {
+  RecentAllocations& recent = recent_allocations;
+  int missing = 0;
+  for (int i = 0; i < count; ++i) {
+    found[i] = recent.Find(reinterpret_cast<uintptr_t>(ptrs[i]), bytes[i]);
+    missing += found[i] ? 0 : 1;
+  }
+  if (missing == 0) return -1;
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   for (int i = 0; i < count; ++i) {
+    if (found[i]) continue;
     found[i] = FindLocked(registry, reinterpret_cast<uintptr_t>(ptrs[i]), bytes[i]);
     if (!found[i]) return i;
+    recent.Remember(found[i]);
   }
   return -1;
 }
@@ -311,8 +307,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
     }
     allocation->live.store(false);         // no new pins; then wait for those taken
     aclcpu::WaitUntilUnused(*allocation);  // queued work and copies that use it end first
-    std::free(allocation->base);
-    allocation->base = nullptr;
+    std::free(allocation->base);           // base and size stay as they were: other threads may still compare them
     return ACL_SUCCESS;
   });
 }

@@ -50,7 +50,7 @@ ACLCPU_API void Log(int level, const std::string& msg);
 // Pins are counted without a lock (a launch takes several); the mutex and condition variable serve
 // only the threads that wait for a count to fall to zero.
 struct Allocation {
-  char* base = nullptr;
+  char* base = nullptr;  // base and size never change once registered
   size_t size = 0;
   uint64_t id = 0;                // unique per aclrtMalloc: a later allocation at the same address has another
   std::atomic<bool> live{true};   // false once aclrtFree took it: no pin is taken any more
@@ -64,26 +64,66 @@ struct Allocation {
   uint64_t QueuedPins() const { return pins.load() >> 32; }
 };
 
+// Wakes the threads waiting for an allocation's pin counts (out of line: rarely anyone waits).
+ACLCPU_API void WakePinWaiters(Allocation& allocation);
+
 // Keeps an allocation alive and busy for as long as the pin exists (moved into queued work).
+// Pinning and releasing are inline: a launch takes a pin per tensor.
 class ACLCPU_API MemoryPin {
  public:
   MemoryPin() = default;
   // Pins allocation unless aclrtFree has taken it (then the pin stays empty: see pinned()).
   // queued: the pin belongs to queued work, which synchronous copies of the memory wait for.
-  MemoryPin(std::shared_ptr<Allocation> allocation, bool queued);
+  MemoryPin(std::shared_ptr<Allocation> allocation, bool queued) { Pin(std::move(allocation), queued); }
   MemoryPin(MemoryPin&& other) noexcept = default;
-  MemoryPin& operator=(MemoryPin&& other) noexcept;
+  MemoryPin& operator=(MemoryPin&& other) noexcept {
+    if (this != &other) {
+      Release();
+      allocation_ = std::move(other.allocation_);
+      queued_ = other.queued_;
+    }
+    return *this;
+  }
   MemoryPin(const MemoryPin&) = delete;
   MemoryPin& operator=(const MemoryPin&) = delete;
-  ~MemoryPin();
+  ~MemoryPin() { Release(); }
+
+  // The constructor's work, for an empty pin: true when pinned.
+  bool Pin(std::shared_ptr<Allocation> allocation, bool queued) {
+    if (!allocation) return false;
+    const uint64_t count = queued ? Allocation::kQueuedPin : Allocation::kPin;
+    // Count first, then look: aclrtFree clears live first, then waits for the count. So either
+    // this pin sees it freed, or aclrtFree sees the pin and waits for it.
+    allocation->pins.fetch_add(count);
+    if (!allocation->live.load()) {
+      Unpin(*allocation, count);
+      return false;
+    }
+    allocation_ = std::move(allocation);
+    queued_ = queued;
+    return true;
+  }
   bool pinned() const { return allocation_ != nullptr; }
   const Allocation* allocation() const { return allocation_.get(); }
   // Counts the pin as held by queued work (streams do this as they take work).
-  void MarkQueued();
+  void MarkQueued() {
+    if (!allocation_ || queued_) return;
+    allocation_->pins.fetch_add(Allocation::kQueuedPin - Allocation::kPin);
+    queued_ = true;
+  }
   // Lets the allocation go (the pin is empty afterwards).
-  void Release();
+  void Release() {
+    if (!allocation_) return;
+    Unpin(*allocation_, queued_ ? Allocation::kQueuedPin : Allocation::kPin);
+    allocation_.reset();  // after the count: the allocation stays alive while a waiter is woken
+    queued_ = false;
+  }
 
  private:
+  static void Unpin(Allocation& allocation, uint64_t count) {
+    allocation.pins.fetch_sub(count);
+    if (allocation.waiters.load() > 0) WakePinWaiters(allocation);
+  }
   std::shared_ptr<Allocation> allocation_;
   bool queued_ = false;
 };
@@ -91,8 +131,9 @@ class ACLCPU_API MemoryPin {
 // The live aclrtMalloc allocation that holds [ptr, ptr + bytes), or null. bytes may be 0 (ptr
 // itself must then lie inside it). The result only names the allocation: pin it to use its memory.
 ACLCPU_API std::shared_ptr<Allocation> FindDeviceRange(const void* ptr, uint64_t bytes);
-// FindDeviceRange for count ranges at once (one lookup of the registry): found[i] for range i.
-// Returns the index of the first range no live allocation holds, or -1.
+// FindDeviceRange for count ranges at once: found[i] for range i. Returns the index of the first
+// range no live allocation holds, or -1. Each thread remembers the allocations it found last
+// (every call finds the same few): those are checked without the registry's lock.
 ACLCPU_API int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count,
                                 std::shared_ptr<Allocation>* found);
 
