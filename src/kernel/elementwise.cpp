@@ -31,7 +31,8 @@ bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int 
                   ShapeToString(out_shape));
     }
   }
-  ElementwisePlan result;
+  ElementwisePlan& result = *plan;  // filled in place; unspecified on failure
+  result = ElementwisePlan();
   result.num_operands = count;
   result.numel = Numel(out_shape);
   for (int i = 0; i < count; ++i) result.element_size[i] = operands[i].element_size;
@@ -84,7 +85,6 @@ bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int 
   }
   result.rank = merged_rank;
   SetTiles(&result, result.numel);
-  *plan = result;
   return true;
 }
 

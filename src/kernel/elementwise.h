@@ -47,7 +47,8 @@ struct ElementwisePlan {
 
 // Plans a loop over out_shape (rank <= kMaxRank) for operands that broadcast to it. False, with
 // *why (when not null) saying which rule failed: a rank over kMaxRank, no operands or more than
-// kMaxOperands, an operand of more dims than out, an operand dim that does not broadcast.
+// kMaxOperands, an operand of more dims than out, an operand dim that does not broadcast (*plan is
+// then unspecified).
 bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
                      std::string* why = nullptr);
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,

@@ -24,15 +24,19 @@ class InlineFunction<R(Args...), Capacity> {
     Emplace(std::forward<F>(f));
   }
 
-  // Replaces the callable with f, constructed in place.
+  // Replaces the callable with f.
   template <typename F>
   void Emplace(F&& f) {
-    using Stored = std::decay_t<F>;
+    Emplace<std::decay_t<F>>(std::forward<F>(f));
+  }
+  // Replaces the callable with a Stored made in place from args (no copy of it afterwards).
+  template <typename Stored, typename... CtorArgs>
+  void Emplace(CtorArgs&&... args) {
     static_assert(sizeof(Stored) <= Capacity, "the callable is larger than the InlineFunction's capacity");
     static_assert(alignof(Stored) <= alignof(std::max_align_t), "the callable is over-aligned");
     static_assert(std::is_nothrow_move_constructible<Stored>::value, "the callable must move without throwing");
     Reset();
-    new (storage_) Stored(std::forward<F>(f));
+    new (storage_) Stored{std::forward<CtorArgs>(args)...};
     ops_ = &kOps<Stored>;
   }
 

@@ -58,6 +58,17 @@ class LaunchArgs {
   char* data_[kMaxParams] = {};
 };
 
+// An operator's launch as the executor runs it: the body gets the launch's arguments.
+template <typename Body>
+struct LaunchWith {
+  Body body;
+  int count;  // tensor parameters
+  void operator()(void* workspace, char* const* data) {
+    LaunchArgs args(workspace, data, count);
+    body(args);
+  }
+};
+
 // One call of an operator's first phase, e.g. aclnnMseLossGetWorkspaceSize. Holds everything in
 // place (no heap memory for up to kMaxParams tensor parameters).
 class PhaseOne {
@@ -119,13 +130,10 @@ class PhaseOne {
   // LaunchSpec::kRunCapacity bytes); reports the workspace size. An empty launch (no elements to
   // compute) touches no memory.
   template <typename Body>
-  aclnnStatus Finish(Body launch, uint64_t* workspace_size, aclOpExecutor** executor) {
+  aclnnStatus Finish(Body&& launch, uint64_t* workspace_size, aclOpExecutor** executor) {
     NewExecutor made;
     FillSpec(&made.spec());
-    made.spec().run.Emplace([launch = std::move(launch), count = count_](void* workspace, char* const* data) {
-      LaunchArgs args(workspace, data, count);
-      launch(args);
-    });
+    made.spec().run.Emplace<LaunchWith<std::decay_t<Body>>>(std::forward<Body>(launch), count_);
     *workspace_size = workspace_size_;
     *executor = made.Publish();
     return ACLNN_SUCCESS;

@@ -110,7 +110,8 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   const bool none = reduction == TilingReduction::kNone;
   key.reduce = none ? ReduceMode::kNone : (input.reduce_axis0 ? ReduceMode::kAxis0 : ReduceMode::kAll);
   key.round_losses = input.reduce_axis0;  // MseLossOut reduces the "none" loss tensor
-  TilingData result;
+  TilingData& result = *data;             // filled in place (it is copied into the executor next)
+  result = TilingData();
   result.mean = reduction == TilingReduction::kMean;
   kernel::Shape expected_y;  // all elements reduced: 0-d
   if (none) {
@@ -126,7 +127,6 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   key.empty = kernel::Numel(shape) == 0;
   if (key.empty) {  // all elements reduced: NaN for mean, 0 for sum; otherwise nothing to write
     result.tiling_key = key.Encode();
-    *data = result;
     return true;
   }
   kernel::OperandLayout y = input.y.Layout();
@@ -155,7 +155,6 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     result.workspace_bytes = result.reduce.workspace_bytes;
   }
   result.tiling_key = key.Encode();
-  *data = result;
   return true;
 }
 

@@ -64,7 +64,7 @@ struct TilingData {
   uint64_t tiling_key = 0;  // KernelKey::Encode(): the kernel RunKernel runs
 };
 
-// Fills *data, or returns false with *error naming what is wrong.
+// Fills *data, or returns false with *error naming what is wrong (*data then unspecified).
 bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* error);
 
 }  // namespace mse_loss

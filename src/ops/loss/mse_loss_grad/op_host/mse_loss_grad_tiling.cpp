@@ -70,7 +70,8 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     *error = "MseLossGrad: reduction \"" + input.reduction + "\" is invalid; expected " + loss::kReductionNames;
     return false;
   }
-  TilingData result;
+  TilingData& result = *data;  // filled in place (it is copied into the executor next)
+  result = TilingData();
   result.dtype = dtype;
   result.store_dtype = input.store_dtype;
   result.dout_is_scalar = kernel::Numel(input.dout.shape) == 1;  // 0-d or one element
@@ -107,7 +108,6 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   result.stream_stores = schedule.stream_stores;
   result.tiling_key =
       KernelKey{result.mode, result.dout_is_scalar, dtype, input.store_dtype, result.stream_stores}.Encode();
-  *data = result;
   return true;
 }
 
