@@ -1,0 +1,129 @@
+// aclnn_small_call: the fixed cost of one whole call, as programs make it (phase one, launch,
+// aclrtSynchronizeStream), of a 32 x 32 FLOAT aclnnMseLossBackward or aclnnMseLoss (mean) on
+// one stream: the heap allocations per call (counted here by wrapping malloc) and the median
+// time per call. bench/small_call_profile.sh adds the instructions per call (callgrind).
+//
+//   aclnn_small_call backward|forward CALLS [--quiet]
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+
+// Every heap allocation of the process goes through these (the libraries' too): counted, then
+// passed to glibc's own.
+extern "C" void* __libc_malloc(size_t size);
+extern "C" void* __libc_calloc(size_t count, size_t size);
+extern "C" void* __libc_realloc(void* ptr, size_t size);
+extern "C" void __libc_free(void* ptr);
+
+namespace {
+std::atomic<long> allocations{0};
+}  // namespace
+
+extern "C" void* malloc(size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+extern "C" void* calloc(size_t count, size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+extern "C" void* realloc(void* ptr, size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(ptr, size);
+}
+extern "C" void free(void* ptr) { __libc_free(ptr); }
+
+namespace {
+
+struct Call {
+  bool backward;
+  aclTensor* tensors[4] = {};
+  void* memory[4] = {};
+  aclrtStream stream = nullptr;
+
+  explicit Call(bool is_backward) : backward(is_backward) {
+    const std::vector<int64_t> shape{32, 32}, strides{32, 1}, storage{1024};
+    for (int i = 0; i < 4; ++i) {
+      aclrtMalloc(&memory[i], 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+      aclrtMemset(memory[i], 4096, 0, 4096);
+      const bool scalar = !backward && i == 3;  // the forward's out: the 0-d mean
+      tensors[i] = aclCreateTensor(shape.data(), scalar ? 0 : 2, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
+                                   storage.data(), 1, memory[i]);
+    }
+    aclrtCreateStream(&stream);
+  }
+  ~Call() {
+    aclrtDestroyStream(stream);
+    for (int i = 0; i < 4; ++i) {
+      aclDestroyTensor(tensors[i]);
+      aclrtFree(memory[i]);
+    }
+  }
+  bool Run() {
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    aclnnStatus status =
+        backward
+            ? aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3], &size, &executor)
+            : aclnnMseLossGetWorkspaceSize(tensors[1], tensors[2], 1, tensors[3], &size, &executor);
+    if (status == ACLNN_SUCCESS) {
+      status =
+          backward ? aclnnMseLossBackward(nullptr, 0, executor, stream) : aclnnMseLoss(nullptr, 0, executor, stream);
+    }
+    if (status != ACLNN_SUCCESS) {
+      std::fprintf(stderr, "call failed: %s\n", aclGetRecentErrMsg());
+      return false;
+    }
+    return aclrtSynchronizeStream(stream) == ACL_SUCCESS;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || (std::strcmp(argv[1], "backward") != 0 && std::strcmp(argv[1], "forward") != 0)) {
+    std::fprintf(stderr, "usage: %s backward|forward CALLS [--quiet]\n", argv[0]);
+    return 2;
+  }
+  const bool backward = std::strcmp(argv[1], "backward") == 0;
+  const long calls = std::max(1L, std::atol(argv[2]));
+  const bool quiet = argc > 3 && std::strcmp(argv[3], "--quiet") == 0;
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
+  int code = 0;
+  {
+    Call call(backward);
+    for (int i = 0; i < 100; ++i) {  // the first calls fill the caches a call keeps
+      if (!call.Run()) return 1;
+    }
+    const long before = allocations.load();
+    std::vector<double> times;
+    const long batch = std::max(1L, calls / 20);
+    for (long done = 0; done < calls; done += batch) {
+      const auto start = std::chrono::steady_clock::now();
+      for (long k = 0; k < batch; ++k) {
+        if (!call.Run()) return 1;
+      }
+      const auto stop = std::chrono::steady_clock::now();
+      times.push_back(std::chrono::duration<double, std::micro>(stop - start).count() / batch);
+    }
+    const long allocated = allocations.load() - before;
+    std::sort(times.begin(), times.end());
+    if (!quiet) {
+      std::printf("%s 1K FLOAT: %.3f heap allocations per call; %.2f us per call (median of %zu batches)\n",
+                  backward ? "aclnnMseLossBackward" : "aclnnMseLoss", static_cast<double>(allocated) / calls,
+                  times[times.size() / 2], times.size());
+    }
+  }
+  aclrtResetDevice(0);
+  aclFinalize();
+  return code;
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# The fixed cost of a whole small call: heap allocations and time per call (aclnn_small_call) and
+# instructions per call (callgrind: the difference between 4000 and 2000 calls, over 2000, so the
+# process's start and end cancel out). Instruction counts repeat exactly on a given build and host,
+# whatever else the machine does.
+#
+#   bench/small_call_profile.sh [BUILD_DIR]      (default: build)
+set -eu
+build=${1:-build}
+program="$build/bench/aclnn_small_call"
+[ -x "$program" ] || { echo "no $program: build the benchmarks first" >&2; exit 1; }
+for op in backward forward; do
+  "$program" "$op" 200000
+  if command -v valgrind >/dev/null 2>&1; then
+    count() {
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null "$program" "$op" "$1" --quiet 2>&1 |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    }
+    small=$(count 2000)
+    large=$(count 4000)
+    echo "  $(((large - small) / 2000)) instructions per call (callgrind)"
+  fi
+done
