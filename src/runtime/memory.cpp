@@ -195,12 +195,16 @@ struct RecentAllocations {
     entries[0] = allocation;
   }
 };
-thread_local RecentAllocations recent_allocations;
+// This thread's list, found once per use (a shared library's thread-local costs a call each time).
+__attribute__((noinline)) RecentAllocations& ThreadRecentAllocations() {
+  static thread_local RecentAllocations recent;
+  return recent;
+}
 
 }  // namespace
 
 int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count, std::shared_ptr<Allocation>* found) {
-  RecentAllocations& recent = recent_allocations;
+  RecentAllocations& recent = ThreadRecentAllocations();
   int missing = 0;
   for (int i = 0; i < count; ++i) {
     found[i] = recent.Find(reinterpret_cast<uintptr_t>(ptrs[i]), bytes[i]);
