@@ -515,3 +515,57 @@ TEST(Lifetimes, FreedWorkspaceIsRefusedAtTheNextLaunch) {
 }
 
 }  // namespace
+
+// Phase one finds allocations without the registry's lock through the ones its thread found last:
+// once an allocation is freed (here, or by another thread) it is never found again, and an
+// allocation made later at the same address is checked by its own size.
+TEST(Lifetimes, PhaseOneAfterItsMemoryWasFreedAndAllocatedAgain) {
+  support::EnsureRuntime();
+  const int64_t dims[] = {16, 16};
+  const int64_t storage[] = {256};
+  const uint64_t bytes = 256 * sizeof(float);
+  for (bool freed_elsewhere : {false, true}) {
+    SCOPED_TRACE(freed_elsewhere ? "freed by another thread" : "freed by this thread");
+    void* memory[4] = {};
+    aclTensor* tensors[4] = {};
+    for (int i = 0; i < 4; ++i) {
+      ASSERT_EQ(aclrtMalloc(&memory[i], bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+      ASSERT_EQ(aclrtMemset(memory[i], bytes, 0, bytes), ACL_SUCCESS);
+      tensors[i] = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, memory[i]);
+    }
+    auto phase_one = [&] {
+      uint64_t workspace_size = 0;
+      aclOpExecutor* executor = nullptr;
+      const aclnnStatus status = aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3],
+                                                                      &workspace_size, &executor);
+      if (status == ACLNN_SUCCESS) {
+        EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+      }
+      return status;
+    };
+    ASSERT_EQ(phase_one(), ACLNN_SUCCESS) << aclGetRecentErrMsg();  // this thread now knows the four
+    void* const gone = memory[1];
+    if (freed_elsewhere) {
+      std::thread([&] { EXPECT_EQ(aclrtFree(gone), ACL_SUCCESS) << aclGetRecentErrMsg(); }).join();
+    } else {
+      ASSERT_EQ(aclrtFree(gone), ACL_SUCCESS);
+    }
+    EXPECT_FAILS(phase_one(), ACLNN_ERR_PARAM_INVALID, "self", "not inside one live aclrtMalloc allocation");
+    // A smaller allocation, perhaps at the same address: self's 1 KiB storage still lies in none.
+    void* smaller = nullptr;
+    ASSERT_EQ(aclrtMalloc(&smaller, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_FAILS(phase_one(), ACLNN_ERR_PARAM_INVALID, "self", "not inside one live aclrtMalloc allocation");
+    // Self pointed at a new allocation of its size: accepted again.
+    void* fresh = nullptr;
+    ASSERT_EQ(aclrtMalloc(&fresh, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclDestroyTensor(tensors[1]), ACLNN_SUCCESS);
+    tensors[1] = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, fresh);
+    EXPECT_EQ(phase_one(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    memory[1] = fresh;
+    EXPECT_EQ(aclrtFree(smaller), ACL_SUCCESS);
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(aclDestroyTensor(tensors[i]), ACLNN_SUCCESS);
+      EXPECT_EQ(aclrtFree(memory[i]), ACL_SUCCESS);
+    }
+  }
+}

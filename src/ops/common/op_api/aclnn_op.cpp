@@ -215,11 +215,10 @@ kernel::TensorView PhaseOne::View(int param) const {
 std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int> inputs, int out,
                                                       std::initializer_list<kernel::TensorView*> views) {
   std::vector<StagedInput> staged;
-  const kernel::TensorView out_view = View(out);
   const kernel::TensorView* const* view_of = views.begin();
   for (int param : inputs) {
     kernel::TensorView* view = const_cast<kernel::TensorView*>(*view_of++);
-    if (!Overlap(param, out) || SameElementAddresses(*view, out_view)) continue;
+    if (!Overlap(param, out) || SameElementAddresses(*view, View(out))) continue;  // out's view: only on overlap
     const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(view->dtype));
     staged.push_back(StagedInput{param, *view, ReserveWorkspace(bytes)});
     view->strides = kernel::ContiguousStrides(view->shape);  // the kernel reads the copy
