@@ -24,11 +24,6 @@ namespace {
 constexpr size_t kDeviceAlignment = 64;
 constexpr size_t kHugePage = size_t{2} << 20;
 
-uint64_t NextAllocationId() {
-  static std::atomic<uint64_t> last{0};
-  return ++last;
-}
-
 struct Registry {
   std::mutex mutex;
   std::map<uintptr_t, std::shared_ptr<Allocation>> device;  // keyed by base address
@@ -40,15 +35,18 @@ Registry& TheRegistry() {
   return *registry;
 }
 
+// Whether [address, address + bytes) lies inside the allocation's bytes (bytes 0: address does).
+bool Holds(const Allocation& allocation, uintptr_t address, uint64_t bytes) {
+  const uintptr_t base = reinterpret_cast<uintptr_t>(allocation.base);
+  return address >= base && address - base < allocation.size && bytes <= allocation.size - (address - base);
+}
+
 // The allocation that holds [address, address + bytes), or null.
 std::shared_ptr<Allocation> FindLocked(const Registry& registry, uintptr_t address, uint64_t bytes) {
   auto it = registry.device.upper_bound(address);
   if (it == registry.device.begin()) return nullptr;
   --it;
-  const Allocation& allocation = *it->second;
-  const uint64_t from_base = address - it->first;
-  if (from_base >= allocation.size || bytes > allocation.size - from_base) return nullptr;
-  return it->second;
+  return Holds(*it->second, address, bytes) ? it->second : nullptr;
 }
 
 // Waits until done() holds; done reads the allocation's pin counts.
@@ -182,11 +180,7 @@ struct RecentAllocations {
   std::shared_ptr<Allocation> Find(uintptr_t address, uint64_t bytes) const {
     for (const std::shared_ptr<Allocation>& entry : entries) {
       if (!entry) break;
-      const uintptr_t base = reinterpret_cast<uintptr_t>(entry->base);
-      if (address >= base && address - base < entry->size && bytes <= entry->size - (address - base) &&
-          entry->live.load()) {
-        return entry;
-      }
+      if (Holds(*entry, address, bytes) && entry->live.load()) return entry;
     }
     return nullptr;
   }
@@ -222,10 +216,9 @@ int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count, 
   return -1;
 }
 
-bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin, uint64_t* allocation_id) {
+bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin) {
   std::shared_ptr<Allocation> allocation = FindDeviceRange(ptr, bytes);
   if (allocation == nullptr) return false;
-  if (allocation_id != nullptr) *allocation_id = allocation->id;
   if (pin != nullptr) {
     *pin = MemoryPin(std::move(allocation), false);
     return pin->pinned();  // false when aclrtFree took it since the lookup
@@ -280,7 +273,6 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMal
     auto allocation = std::make_shared<aclcpu::Allocation>();
     allocation->base = static_cast<char*>(memory);
     allocation->size = size;
-    allocation->id = aclcpu::NextAllocationId();
     aclcpu::Registry& registry = aclcpu::TheRegistry();
     {
       std::lock_guard<std::mutex> lock(registry.mutex);

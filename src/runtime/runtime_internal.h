@@ -52,7 +52,6 @@ ACLCPU_API void Log(int level, const std::string& msg);
 struct Allocation {
   char* base = nullptr;  // base and size never change once registered
   size_t size = 0;
-  uint64_t id = 0;                // unique per aclrtMalloc: a later allocation at the same address has another
   std::atomic<bool> live{true};   // false once aclrtFree took it: no pin is taken any more
   std::atomic<uint64_t> pins{0};  // low 32 bits: every pin; high 32 bits: the queued ones
   std::atomic<int> waiters{0};    // threads waiting on released
@@ -138,9 +137,8 @@ ACLCPU_API int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, 
                                 std::shared_ptr<Allocation>* found);
 
 // True when [ptr, ptr + bytes) lies inside one live aclrtMalloc allocation; then *pin (if not null)
-// holds it busy and *allocation_id (if not null) is its id. bytes may be 0 (the pointer itself must
-// then lie inside the allocation).
-ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin, uint64_t* allocation_id = nullptr);
+// holds it busy. bytes may be 0 (the pointer itself must then lie inside the allocation).
+ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin);
 
 // ---- streams ---------------------------------------------------------------------------------
 // Work for a stream. The stream calls Run, then Release (which drops what the task holds: pins,
