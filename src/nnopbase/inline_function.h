@@ -19,16 +19,6 @@ class InlineFunction<R(Args...), Capacity> {
  public:
   InlineFunction() = default;
 
-  template <typename F, typename = std::enable_if_t<!std::is_same<std::decay_t<F>, InlineFunction>::value>>
-  InlineFunction(F&& f) {  // NOLINT: implicit, as std::function
-    Emplace(std::forward<F>(f));
-  }
-
-  // Replaces the callable with f.
-  template <typename F>
-  void Emplace(F&& f) {
-    Emplace<std::decay_t<F>>(std::forward<F>(f));
-  }
   // Replaces the callable with a Stored made in place from args (no copy of it afterwards).
   template <typename Stored, typename... CtorArgs>
   void Emplace(CtorArgs&&... args) {
