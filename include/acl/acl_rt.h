@@ -37,6 +37,13 @@ typedef enum aclrtMemMallocPolicy {
   ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 } aclrtMemMallocPolicy;
 
+/* How aclrtHostRegister admits host memory (flags; MAPPED is none of them). */
+typedef enum {
+  ACL_HOST_REGISTER_MAPPED = 0,
+  ACL_HOST_REGISTER_IOMEMORY = 0x04,
+  ACL_HOST_REGISTER_READONLY = 0x08
+} aclrtHostRegisterType;
+
 /* What aclrtGetDeviceInfo reports. */
 typedef enum {
   ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
@@ -115,6 +122,12 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const v
                                               aclrtMemcpyKind kind, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream);
+/* Admits the host memory [ptr, ptr + size) for the device: tensors and copies may then use it as
+ * device memory, at *devPtr (here the same address). ptr must be 4 KiB aligned; a range overlapping
+ * a registered one is ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED. READONLY: nothing writes to it. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr);
+/* Ends the registration that starts at ptr, after the queued work that uses it. */
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr);
 
 /* ---- streams ------------------------------------------------------------------------------ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);

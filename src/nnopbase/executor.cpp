@@ -13,6 +13,7 @@
 #include "nnopbase_internal.h"
 #include "runtime/api_guard.h"
 #include "runtime/handle_table.h"
+#include "tensor_checks.h"
 
 namespace aclcpu {
 namespace {
@@ -165,7 +166,7 @@ aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* ta
       if (args[k].storage_bytes == 0) continue;
       if (!task->AddPin(executor.allocations[k])) {
         SetRecentError(std::string(api) + ": the memory of " + args[k].name +
-                       " is no longer inside a live aclrtMalloc allocation");
+                       " is no longer inside a live aclrtMalloc allocation or aclrtHostRegister range");
         return ACLNN_ERR_PARAM_INVALID;
       }
     }
@@ -235,9 +236,10 @@ aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* handle, bool 
   std::shared_ptr<Allocation> allocation;
   if (argument.storage_bytes > 0 && !(allocation = FindDeviceRange(addr, argument.storage_bytes))) {
     SetRecentError(std::string(api) + ": the storage of " + argument.name + " at " + Hex(addr) + " (" +
-                   std::to_string(argument.storage_bytes) + " bytes) is not inside one live aclrtMalloc allocation");
+                   std::to_string(argument.storage_bytes) + " bytes) " + kOutsideDeviceMemory);
     return ACLNN_ERR_PARAM_INVALID;
   }
+  if (output && allocation && allocation->read_only) return WriteToReadOnlyMemory(api, argument.name, addr);
   std::lock_guard<std::mutex> lock(executor->mutex);
   executor->bases[k] = static_cast<char*>(addr);
   executor->allocations[k] = std::move(allocation);
@@ -274,7 +276,7 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     const void* begin = workspace;
     if (FindDeviceRanges(&begin, &spec.workspace_size, 1, &allocation) >= 0 || !task.AddPin(std::move(allocation))) {
       SetRecentError(std::string(api) + ": workspace " + Hex(workspace) + " + " + std::to_string(spec.workspace_size) +
-                     " bytes is not inside one live aclrtMalloc allocation");
+                     " bytes " + kOutsideDeviceMemory);
       return ACLNN_ERR_PARAM_INVALID;
     }
   }

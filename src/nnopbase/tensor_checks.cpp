@@ -201,8 +201,15 @@ aclnnStatus StorageOutsideAllocations(const char* api, const MemoryRange& storag
   char text[32];
   std::snprintf(text, sizeof text, "%p", storage.begin);
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(api) + ": " + storage.owner + " storage at " + text + " of " +
-                                           std::to_string(storage.bytes) +
-                                           " bytes is not inside one live aclrtMalloc allocation");
+                                           std::to_string(storage.bytes) + " bytes " + kOutsideDeviceMemory);
+}
+
+aclnnStatus WriteToReadOnlyMemory(const char* api, const char* name, const void* address) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", address);
+  return Fail(ACLNN_ERR_PARAM_INVALID, std::string(api) + ": " + name + " at " + text +
+                                           " is host memory registered read-only (ACL_HOST_REGISTER_READONLY): an "
+                                           "output cannot be written there");
 }
 
 aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTensor& tensor) {

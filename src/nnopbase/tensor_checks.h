@@ -32,8 +32,11 @@ struct ByteSpan {
 // StorageOutsideAllocations for the message.)
 ACLCPU_API aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor& tensor,
                                          MemoryRange* storage, ByteSpan* span);
-// 161002 "<api>: <owner> storage at P of N bytes is not inside one live aclrtMalloc allocation".
+// 161002 "<api>: <owner> storage at P of N bytes is not inside one live aclrtMalloc allocation ...".
 ACLCPU_API aclnnStatus StorageOutsideAllocations(const char* api, const MemoryRange& storage);
+
+// 161002 "<api>: <name> at P is registered read-only (ACL_HOST_REGISTER_READONLY) ...": an output there.
+ACLCPU_API aclnnStatus WriteToReadOnlyMemory(const char* api, const char* name, const void* address);
 
 // Rejects a view in which two elements share an address (an output must not).
 ACLCPU_API aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTensor& tensor);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -23,6 +24,7 @@ namespace {
 
 constexpr size_t kDeviceAlignment = 64;
 constexpr size_t kHugePage = size_t{2} << 20;
+constexpr uintptr_t kHostRegisterAlignment = 4096;  // "4K page aligned" (CANN's aclrtHostRegister)
 
 struct Registry {
   std::mutex mutex;
@@ -47,6 +49,15 @@ std::shared_ptr<Allocation> FindLocked(const Registry& registry, uintptr_t addre
   if (it == registry.device.begin()) return nullptr;
   --it;
   return Holds(*it->second, address, bytes) ? it->second : nullptr;
+}
+
+// Whether any recorded range (an allocation or a registration) overlaps [address, address + bytes).
+bool OverlapsLocked(const Registry& registry, uintptr_t address, uint64_t bytes) {
+  auto next = registry.device.lower_bound(address);
+  if (next != registry.device.end() && next->first - address < bytes) return true;
+  if (next == registry.device.begin()) return false;
+  const Allocation& before = *std::prev(next)->second;
+  return address - reinterpret_cast<uintptr_t>(before.base) < before.size;
 }
 
 // Waits until done() holds; done reads the allocation's pin counts.
@@ -97,18 +108,27 @@ bool IsNormalPagePolicy(int policy) {
   return page_policy == ACL_MEM_MALLOC_NORMAL_ONLY || page_policy == ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
 }
 
-// Checks one side of a copy: a device side must lie inside an allocation, a host side must not
-// point into one. On success a device side is pinned into *pin.
-aclError CheckCopySide(const char* api, const char* name, const void* ptr, size_t count, bool device, MemoryPin* pin) {
+// Checks one side of a copy: a device side must lie inside an allocation or a registered range (one
+// the copy writes: not a read-only one), a host side must not point into an aclrtMalloc allocation.
+// On success a device side is pinned into *pin.
+aclError CheckCopySide(const char* api, const char* name, const void* ptr, size_t count, bool device, bool writes,
+                       MemoryPin* pin) {
   if (device) {
     if (!PinDeviceRange(ptr, count, pin)) {
-      SetRecentError(std::string(api) + ": " + name + " " + Hex(ptr) + " + " + std::to_string(count) +
-                     " bytes is not inside one live aclrtMalloc allocation");
+      SetRecentError(std::string(api) + ": " + name + " " + Hex(ptr) + " + " + std::to_string(count) + " bytes " +
+                     kOutsideDeviceMemory);
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    if (writes && pin->allocation()->read_only) {
+      SetRecentError(std::string(api) + ": " + name + " " + Hex(ptr) +
+                     " is host memory registered read-only (ACL_HOST_REGISTER_READONLY)");
       return ACL_ERROR_INVALID_PARAM;
     }
     return ACL_SUCCESS;
   }
-  if (FindAllocation(ptr) != nullptr) {
+  // Registered host memory is host memory too (its device address is its host address here).
+  std::shared_ptr<Allocation> allocation = FindAllocation(ptr);
+  if (allocation != nullptr && !allocation->registered) {
     SetRecentError(std::string(api) + ": " + name + " " + Hex(ptr) +
                    " is device memory but the copy kind says host memory");
     return ACL_ERROR_INVALID_PARAM;
@@ -140,8 +160,8 @@ aclError PrepareCopy(const char* api, void* dst, size_t destMax, const void* src
     kind = dst_device ? (src_device ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE)
                       : (src_device ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST);
   }
-  if (aclError code = CheckCopySide(api, "dst", dst, count, IsDeviceKind(kind, true), dst_pin)) return code;
-  return CheckCopySide(api, "src", src, count, IsDeviceKind(kind, false), src_pin);
+  if (aclError code = CheckCopySide(api, "dst", dst, count, IsDeviceKind(kind, true), true, dst_pin)) return code;
+  return CheckCopySide(api, "src", src, count, IsDeviceKind(kind, false), false, src_pin);
 }
 
 // Waits until queued work no longer uses the allocations of these pins (which may be the same
@@ -230,6 +250,11 @@ void WaitUntilUnused(Allocation& allocation) {
   WaitForPins(allocation, [&] { return allocation.AllPins() == 0; });
 }
 
+void Retire(Allocation& allocation) {
+  allocation.live.store(false);  // no new pins; then wait for those taken
+  WaitUntilUnused(allocation);   // queued work and copies that use it end first
+}
+
 }  // namespace aclcpu
 
 using aclcpu::Guarded;
@@ -294,16 +319,16 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
     {
       std::lock_guard<std::mutex> lock(registry.mutex);
       auto it = registry.device.find(reinterpret_cast<uintptr_t>(devPtr));
-      if (it == registry.device.end()) {
-        SetRecentError("aclrtFree: " + aclcpu::Hex(devPtr) + " is not the start of a live aclrtMalloc allocation");
+      if (it == registry.device.end() || it->second->registered) {
+        SetRecentError("aclrtFree: " + aclcpu::Hex(devPtr) + " is not the start of a live aclrtMalloc allocation" +
+                       (it == registry.device.end() ? "" : " (it is registered host memory: aclrtHostUnregister)"));
         return ACL_ERROR_INVALID_PARAM;
       }
       allocation = std::move(it->second);
       registry.device.erase(it);
     }
-    allocation->live.store(false);         // no new pins; then wait for those taken
-    aclcpu::WaitUntilUnused(*allocation);  // queued work and copies that use it end first
-    std::free(allocation->base);           // base and size stay as they were: other threads may still compare them
+    aclcpu::Retire(*allocation);
+    std::free(allocation->base);  // base and size stay as they were: other threads may still compare them
     return ACL_SUCCESS;
   });
 }
@@ -341,6 +366,79 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr) {
       }
     }
     std::free(hostPtr);
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+  return Guarded("aclrtHostRegister", ACL_ERROR_RT_MEMORY_ALLOCATION, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (aclError code = aclcpu::CheckDeviceReady("aclrtHostRegister")) return code;
+    if (ptr == nullptr || devPtr == nullptr) {
+      SetRecentError(std::string("aclrtHostRegister: ") + (ptr == nullptr ? "ptr" : "devPtr") + " is null");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    if (size == 0) {
+      SetRecentError("aclrtHostRegister: size is 0");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    // CANN's runtime refuses types other than combinations of these flags (api_error.cc).
+    const int type_value = aclcpu::EnumBits(type);
+    const int flags = ACL_HOST_REGISTER_IOMEMORY | ACL_HOST_REGISTER_READONLY;
+    if ((type_value & ~flags) != 0) {
+      SetRecentError("aclrtHostRegister: type " + std::to_string(type_value) +
+                     " is not ACL_HOST_REGISTER_MAPPED or a combination of IOMEMORY (4) and READONLY (8)");
+      return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+    if (address % aclcpu::kHostRegisterAlignment != 0) {
+      SetRecentError("aclrtHostRegister: ptr " + aclcpu::Hex(ptr) + " is not 4 KiB aligned, as CANN requires");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    if (size > UINTPTR_MAX - address) {
+      SetRecentError("aclrtHostRegister: ptr " + aclcpu::Hex(ptr) + " + size " + std::to_string(size) +
+                     " passes the end of the address space");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    auto allocation = std::make_shared<aclcpu::Allocation>();
+    allocation->base = static_cast<char*>(ptr);
+    allocation->size = size;
+    allocation->registered = true;
+    allocation->read_only = (type_value & ACL_HOST_REGISTER_READONLY) != 0;
+    aclcpu::Registry& registry = aclcpu::TheRegistry();
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      if (aclcpu::OverlapsLocked(registry, address, size)) {
+        SetRecentError("aclrtHostRegister: " + aclcpu::Hex(ptr) + " + " + std::to_string(size) +
+                       " bytes overlaps a registered range or an aclrtMalloc allocation");
+        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+      }
+      registry.device.emplace(address, std::move(allocation));
+    }
+    *devPtr = ptr;
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr) {
+  return Guarded("aclrtHostUnregister", ACL_ERROR_RT_MEMORY_FREE, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (ptr == nullptr) {
+      SetRecentError("aclrtHostUnregister: ptr is null");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    aclcpu::Registry& registry = aclcpu::TheRegistry();
+    std::shared_ptr<aclcpu::Allocation> allocation;
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      auto it = registry.device.find(reinterpret_cast<uintptr_t>(ptr));
+      if (it == registry.device.end() || !it->second->registered) {
+        SetRecentError("aclrtHostUnregister: " + aclcpu::Hex(ptr) + " is not the start of a registered range" +
+                       (it == registry.device.end() ? "" : " (it is an aclrtMalloc allocation: aclrtFree)"));
+        return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+      }
+      allocation = std::move(it->second);
+      registry.device.erase(it);
+    }
+    aclcpu::Retire(*allocation);  // the memory stays the caller's
     return ACL_SUCCESS;
   });
 }
@@ -386,7 +484,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t 
       return ACL_ERROR_INVALID_PARAM;
     }
     MemoryPin pin;
-    if (aclError code = aclcpu::CheckCopySide("aclrtMemset", "devPtr", devPtr, count, true, &pin)) return code;
+    if (aclError code = aclcpu::CheckCopySide("aclrtMemset", "devPtr", devPtr, count, true, true, &pin)) return code;
     aclcpu::WaitForQueuedWork(pin, MemoryPin());
     if (count != 0) std::memset(devPtr, value, count);
     return ACL_SUCCESS;
@@ -403,7 +501,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int
       return ACL_ERROR_INVALID_PARAM;
     }
     MemoryPin pin;
-    if (aclError code = aclcpu::CheckCopySide("aclrtMemsetAsync", "devPtr", devPtr, count, true, &pin)) return code;
+    if (aclError code = aclcpu::CheckCopySide("aclrtMemsetAsync", "devPtr", devPtr, count, true, true, &pin))
+      return code;
     std::vector<MemoryPin> pins;
     pins.push_back(std::move(pin));
     return aclcpu::EnqueueOnStream(

@@ -13,6 +13,8 @@ namespace aclcpu {
 std::shared_ptr<Allocation> FindAllocation(const void* ptr);
 // Waits until nothing holds a pin on the allocation (queued work, copies on other threads).
 void WaitUntilUnused(Allocation& allocation);
+// For an allocation just taken out of the registry: no new pins, then waits for those taken.
+void Retire(Allocation& allocation);
 
 }  // namespace aclcpu
 

@@ -45,13 +45,18 @@ ACLCPU_API bool LogEnabled(int level);
 ACLCPU_API void Log(int level, const std::string& msg);
 
 // ---- device memory ---------------------------------------------------------------------------
-// One aclrtMalloc allocation. Pins say who uses it: while any pin exists (queued work, a copy
-// running on some host thread) aclrtFree waits; while a queued one exists, synchronous copies wait.
-// Pins are counted without a lock (a launch takes several); the mutex and condition variable serve
-// only the threads that wait for a count to fall to zero.
+// The end of every message about a range that no allocation holds.
+constexpr const char* kOutsideDeviceMemory = "is not inside one live aclrtMalloc allocation or aclrtHostRegister range";
+
+// One aclrtMalloc allocation, or one aclrtHostRegister range. Pins say who uses it: while any pin
+// exists (queued work, a copy running on some host thread) aclrtFree (aclrtHostUnregister) waits; while a queued one
+// exists, synchronous copies wait. Pins are counted without a lock (a launch takes several); the mutex and condition
+// variable serve only the threads that wait for a count to fall to zero.
 struct Allocation {
-  char* base = nullptr;  // base and size never change once registered
+  char* base = nullptr;  // base, size, registered and read_only never change once recorded
   size_t size = 0;
+  bool registered = false;        // host memory admitted by aclrtHostRegister, not owned by the runtime
+  bool read_only = false;         // registered with ACL_HOST_REGISTER_READONLY: nothing may write to it
   std::atomic<bool> live{true};   // false once aclrtFree took it: no pin is taken any more
   std::atomic<uint64_t> pins{0};  // low 32 bits: every pin; high 32 bits: the queued ones
   std::atomic<int> waiters{0};    // threads waiting on released
@@ -127,8 +132,8 @@ class ACLCPU_API MemoryPin {
   bool queued_ = false;
 };
 
-// The live aclrtMalloc allocation that holds [ptr, ptr + bytes), or null. bytes may be 0 (ptr
-// itself must then lie inside it). The result only names the allocation: pin it to use its memory.
+// The live aclrtMalloc allocation (or aclrtHostRegister range) that holds [ptr, ptr + bytes), or null. bytes may be 0
+// (ptr itself must then lie inside it). The result only names the allocation: pin it to use its memory.
 ACLCPU_API std::shared_ptr<Allocation> FindDeviceRange(const void* ptr, uint64_t bytes);
 // FindDeviceRange for count ranges at once: found[i] for range i. Returns the index of the first
 // range no live allocation holds, or -1. Each thread remembers the allocations it found last
@@ -136,7 +141,7 @@ ACLCPU_API std::shared_ptr<Allocation> FindDeviceRange(const void* ptr, uint64_t
 ACLCPU_API int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count,
                                 std::shared_ptr<Allocation>* found);
 
-// True when [ptr, ptr + bytes) lies inside one live aclrtMalloc allocation; then *pin (if not null)
+// True when [ptr, ptr + bytes) lies inside one live allocation (or registered range); then *pin (if not null)
 // holds it busy. bytes may be 0 (the pointer itself must then lie inside the allocation).
 ACLCPU_API bool PinDeviceRange(const void* ptr, uint64_t bytes, MemoryPin* pin);
 

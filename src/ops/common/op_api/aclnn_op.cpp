@@ -181,7 +181,12 @@ aclnnStatus PhaseOne::CheckMemory() {
   const int outside = FindDeviceRanges(begins, bytes, touched, allocations);
   if (outside >= 0) return StorageOutsideAllocations(api_, ranges[touched_param[outside]]);
   if (view_status != ACLNN_SUCCESS) return view_status;
-  for (int k = 0; k < touched; ++k) arguments_[touched_param[k]].allocation = std::move(allocations[k]);
+  for (int k = 0; k < touched; ++k) {
+    const int i = touched_param[k];
+    if (params_[i].output && allocations[k]->read_only)
+      return WriteToReadOnlyMemory(api_, params_[i].name, ranges[i].begin);
+    arguments_[i].allocation = std::move(allocations[k]);
+  }
   for (int i = 0; i < count_; ++i) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(tensors_[i]->data);
     const bool is_touched = ranges[i].bytes != 0;

@@ -1,0 +1,329 @@
+// aclnn_cpu._core: the MSE loss operators for Python, a client of the public aclnn C API.
+// Arguments are read in place (buffer protocol or DLPack), admitted with aclrtHostRegister, and the
+// operator's two phases run on a stream of the binding's own, with the GIL released.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "host_memory.h"
+#include "operand.h"
+
+namespace aclnn_py {
+namespace {
+
+[[noreturn]] void Throw(PyObject* type, const std::string& message) {
+  PyErr_SetString(type, message.c_str());
+  throw py::error_already_set();
+}
+
+// ---- arguments ---------------------------------------------------------------------------------
+
+// aclnn's reduction numbers: 0 none, 1 mean, 2 sum. An integer goes to the C API as it is (which
+// validates it); a string must name one.
+int64_t ParseReduction(py::handle reduction) {
+  if (py::isinstance<py::str>(reduction)) {
+    const std::string name = py::str(reduction);
+    if (name == "none") return 0;
+    if (name == "mean") return 1;
+    if (name == "sum") return 2;
+    Throw(PyExc_ValueError, "reduction must be 'none', 'mean', 'sum' or 0, 1, 2, not '" + name + "'");
+  }
+  if (PyIndex_Check(reduction.ptr()) && !PyBool_Check(reduction.ptr())) {
+    const long long value = PyLong_AsLongLong(py::reinterpret_steal<py::object>(PyNumber_Index(reduction.ptr())).ptr());
+    if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
+    return value;
+  }
+  Throw(PyExc_TypeError, "reduction must be a str ('none', 'mean', 'sum') or an int (0, 1, 2), not " +
+                             std::string(py::str(py::type::handle_of(reduction).attr("__name__"))));
+}
+
+// dtype=: None, or "bfloat16" (uint16 arrays hold bfloat16 bits, as the result's will).
+bool ParseBf16Option(py::handle dtype) {
+  if (dtype.is_none()) return false;
+  if (py::isinstance<py::str>(dtype) && std::string(py::str(dtype)) == "bfloat16") return true;
+  Throw(PyExc_ValueError, "dtype must be None or 'bfloat16' (uint16 arrays then hold bfloat16 bits), not " +
+                              std::string(py::repr(dtype)));
+}
+
+bool IsFloatType(aclDataType dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+
+// NumPy's broadcast of the shapes; false when they do not broadcast (the C API then says why).
+bool BroadcastShape(std::initializer_list<const std::vector<int64_t>*> shapes, std::vector<int64_t>* result) {
+  size_t rank = 0;
+  for (const auto* s : shapes) rank = std::max(rank, s->size());
+  result->assign(rank, 1);
+  for (const auto* s : shapes) {
+    for (size_t i = 0; i < s->size(); ++i) {
+      int64_t& r = (*result)[rank - s->size() + i];
+      const int64_t d = (*s)[i];
+      if (d == r || d == 1) continue;
+      if (r != 1) return false;
+      r = d;
+    }
+  }
+  return true;
+}
+
+// ---- results -------------------------------------------------------------------------------------
+
+// A new array or tensor of the callers' kind: torch when any input is a torch tensor, else numpy.
+py::object NewResult(bool torch, const std::vector<int64_t>& shape, aclDataType dtype) {
+  py::tuple dims(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) dims[i] = py::int_(shape[i]);
+  if (torch) {
+    static py::object* empty = nullptr;
+    static py::object* types[3] = {};
+    if (empty == nullptr) {
+      py::module_ t = py::module_::import("torch");
+      empty = new py::object(t.attr("empty"));  // kept for the process's life (no teardown order issue)
+      types[0] = new py::object(t.attr("float32"));
+      types[1] = new py::object(t.attr("float16"));
+      types[2] = new py::object(t.attr("bfloat16"));
+    }
+    py::object type = *types[dtype == ACL_FLOAT ? 0 : dtype == ACL_FLOAT16 ? 1 : 2];
+    return (*empty)(dims, py::arg("dtype") = type);
+  }
+  const char* format = dtype == ACL_FLOAT ? "float32" : dtype == ACL_FLOAT16 ? "float16" : "uint16";
+  return py::array(py::dtype(format), std::vector<py::ssize_t>(shape.begin(), shape.end()));
+}
+
+// ---- the call --------------------------------------------------------------------------------------
+
+// Streams (each with a workspace buffer) lent to one call at a time, so that calls from several
+// threads run side by side and each waits only for its own work.
+class StreamPool {
+ public:
+  struct Slot {
+    aclrtStream stream = nullptr;
+    void* workspace = nullptr;
+    uint64_t capacity = 0;
+  };
+  static StreamPool& Instance() {
+    static StreamPool* pool = new StreamPool;  // used until the process ends
+    return *pool;
+  }
+  Slot* Take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        Slot* slot = free_.back();
+        free_.pop_back();
+        return slot;
+      }
+    }
+    auto* slot = new Slot;
+    if (aclrtCreateStream(&slot->stream) != ACL_SUCCESS) {
+      delete slot;
+      return nullptr;
+    }
+    return slot;
+  }
+  void Give(Slot* slot) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(slot);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Slot*> free_;
+};
+
+// What went wrong in a call, raised as aclnn_cpu.AclnnError once the GIL is back.
+struct Failure {
+  int code = 0;
+  std::string message;
+};
+
+using PhaseOne = aclnnStatus (*)(aclTensor* const* tensors, int64_t reduction, uint64_t* workspace_size,
+                                 aclOpExecutor** executor);
+using Launch = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+
+// Registers the operands' memory, describes them as aclTensors and runs both phases; the GIL must
+// be released. operands: the inputs in API order, then out.
+Failure Run(const std::vector<const Operand*>& operands, int64_t reduction, PhaseOne phase_one, Launch launch) {
+  Failure failure;
+  std::vector<ByteRange> ranges;
+  for (const Operand* op : operands) {
+    if (op->storage_elements() == 0) continue;
+    const auto begin = reinterpret_cast<uintptr_t>(op->data());
+    ranges.push_back({begin, begin + static_cast<uintptr_t>(op->storage_elements() * op->element_size())});
+  }
+  std::vector<uintptr_t> registrations;
+  if (!HostRegistrations::Instance().Acquire(std::move(ranges), &registrations, &failure.message)) {
+    failure.code = ACLNN_ERR_RUNTIME_ERROR;
+    return failure;
+  }
+  std::vector<aclTensor*> tensors;
+  for (const Operand* op : operands) {
+    const int64_t storage = op->storage_elements();
+    tensors.push_back(aclCreateTensor(op->shape().data(), op->shape().size(), op->dtype(), op->strides().data(), 0,
+                                      ACL_FORMAT_ND, &storage, 1, op->data()));
+    if (tensors.back() == nullptr) {
+      failure = {ACLNN_ERR_PARAM_INVALID, std::string(op->name()) + ": " + aclGetRecentErrMsg()};
+      break;
+    }
+  }
+  StreamPool::Slot* slot = nullptr;
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  auto fail = [&](int code) { failure = {code, aclGetRecentErrMsg()}; };
+  if (failure.code == 0) {
+    if (aclnnStatus status = phase_one(tensors.data(), reduction, &workspace_size, &executor)) {
+      fail(status);
+    } else if ((slot = StreamPool::Instance().Take()) == nullptr) {
+      fail(ACLNN_ERR_RUNTIME_ERROR);
+    } else if (workspace_size > slot->capacity &&
+               ((slot->workspace != nullptr && aclrtFree(slot->workspace) != ACL_SUCCESS) ||
+                (slot->capacity = 0, slot->workspace = nullptr,
+                 aclrtMalloc(&slot->workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS))) {
+      fail(ACLNN_ERR_RUNTIME_ERROR);
+    } else {
+      if (workspace_size > slot->capacity) slot->capacity = workspace_size;
+      if (aclnnStatus status = launch(slot->workspace, workspace_size, executor, slot->stream)) {
+        fail(status);
+        aclDestroyAclOpExecutor(executor);  // not consumed by a launch that failed
+      } else if (aclError code = aclrtSynchronizeStream(slot->stream)) {
+        fail(code);
+      }
+    }
+  }
+  if (slot != nullptr) StreamPool::Instance().Give(slot);
+  for (aclTensor* tensor : tensors) aclDestroyTensor(tensor);
+  HostRegistrations::Instance().Release(registrations);
+  return failure;
+}
+
+[[noreturn]] void RaiseAclnnError(const Failure& failure) {
+  py::object error_type = py::module_::import("aclnn_cpu._errors").attr("AclnnError");
+  PyErr_SetObject(error_type.ptr(), error_type(failure.code, failure.message).ptr());
+  throw py::error_already_set();
+}
+
+// The common part of the three functions: read, make out when not given, run, return out.
+// out_shape(inputs) and out_dtype(inputs) say what a new out is.
+template <typename OutShape, typename OutDtype>
+py::object Call(std::initializer_list<std::pair<const char*, py::handle>> inputs, py::handle reduction_arg,
+                py::handle out_arg, py::handle dtype_arg, PhaseOne phase_one, Launch launch, OutShape out_shape,
+                OutDtype out_dtype) {
+  const int64_t reduction = ParseReduction(reduction_arg);
+  const bool bf16_bits = ParseBf16Option(dtype_arg);
+  std::vector<std::unique_ptr<Operand>> operands;
+  bool torch = false;
+  for (const auto& input : inputs) {
+    operands.push_back(Operand::Read(input.first, input.second, false, bf16_bits));
+    torch = torch || operands.back()->kind() == Kind::kTorch;
+  }
+  py::object out = py::reinterpret_borrow<py::object>(out_arg);
+  if (out.is_none()) out = NewResult(torch, out_shape(operands, reduction), out_dtype(operands));
+  operands.push_back(Operand::Read("out", out, true, bf16_bits));
+  std::vector<const Operand*> views;
+  for (const auto& op : operands) views.push_back(op.get());
+  Failure failure;
+  {
+    py::gil_scoped_release unlocked;
+    failure = Run(views, reduction, phase_one, launch);
+  }
+  if (failure.code != 0) RaiseAclnnError(failure);
+  return out;
+}
+
+using Operands = std::vector<std::unique_ptr<Operand>>;
+
+// The forward's compute dtype: the promotion of self's and target's (FLOAT for anything mixed).
+aclDataType ForwardDtype(const Operands& ops) {
+  const aclDataType a = ops[0]->dtype(), b = ops[1]->dtype();
+  return a == b && IsFloatType(a) ? a : ACL_FLOAT;
+}
+
+std::vector<int64_t> ForwardBroadcast(const Operands& ops) {
+  std::vector<int64_t> shape;
+  if (!BroadcastShape({&ops[0]->shape(), &ops[1]->shape()}, &shape)) return ops[0]->shape();
+  return shape;
+}
+
+py::object MseLoss(py::handle self, py::handle target, py::handle reduction, py::handle out, py::handle dtype) {
+  return Call(
+      {{"self", self}, {"target", target}}, reduction, out, dtype,
+      [](aclTensor* const* t, int64_t r, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnMseLossGetWorkspaceSize(t[0], t[1], r, t[2], ws, ex);
+      },
+      aclnnMseLoss,
+      [](const Operands& ops, int64_t r) { return r == 0 ? ForwardBroadcast(ops) : std::vector<int64_t>{}; },
+      ForwardDtype);
+}
+
+py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, py::handle out, py::handle dtype) {
+  return Call(
+      {{"self", self}, {"target", target}}, reduction, out, dtype,
+      [](aclTensor* const* t, int64_t r, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnMseLossOutGetWorkspaceSize(t[0], t[1], r, t[2], ws, ex);
+      },
+      aclnnMseLossOut,
+      [](const Operands& ops, int64_t r) {
+        std::vector<int64_t> shape = ForwardBroadcast(ops);
+        if (r != 0 && !shape.empty()) shape.erase(shape.begin());  // over dim 0
+        return shape;
+      },
+      ForwardDtype);
+}
+
+py::object MseLossBackward(py::handle grad_output, py::handle self, py::handle target, py::handle reduction,
+                           py::handle out, py::handle dtype) {
+  return Call(
+      {{"grad_output", grad_output}, {"self", self}, {"target", target}}, reduction, out, dtype,
+      [](aclTensor* const* t, int64_t r, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnMseLossBackwardGetWorkspaceSize(t[0], t[1], t[2], r, t[3], ws, ex);
+      },
+      aclnnMseLossBackward,
+      [](const Operands& ops, int64_t) {
+        std::vector<int64_t> shape;
+        if (!BroadcastShape({&ops[0]->shape(), &ops[1]->shape(), &ops[2]->shape()}, &shape)) return ops[1]->shape();
+        return shape;
+      },
+      [](const Operands& ops) { return IsFloatType(ops[1]->dtype()) ? ops[1]->dtype() : ACL_FLOAT; });
+}
+
+}  // namespace
+}  // namespace aclnn_py
+
+PYBIND11_MODULE(_core, m) {
+  using namespace aclnn_py;
+  m.doc() = "aclnn_cpu's compiled part: the operators through the public aclnn C API.";
+  // The runtime and device 0, as a CANN program sets them up; already set up by the process is fine.
+  const aclError init = aclInit(nullptr);
+  if (init != ACL_SUCCESS && init != ACL_ERROR_REPEAT_INITIALIZE) {
+    throw std::runtime_error(std::string("aclInit failed: ") + aclGetRecentErrMsg());
+  }
+  if (aclrtSetDevice(0) != ACL_SUCCESS) {
+    throw std::runtime_error(std::string("aclrtSetDevice(0) failed: ") + aclGetRecentErrMsg());
+  }
+  m.def("mse_loss", &MseLoss, py::arg("self"), py::arg("target"), py::arg("reduction") = "mean", py::kw_only(),
+        py::arg("out") = py::none(), py::arg("dtype") = py::none(),
+        R"(aclnnMseLoss: (self - target)**2 over the broadcast of the two, reduced over all elements ("mean",
+"sum": a 0-d result) or not ("none"). reduction is "none", "mean", "sum" or aclnn's 0, 1, 2.
+
+The result has the promotion of self's and target's dtypes, in the callers' kind (a torch tensor
+when an input is one, else a numpy array); out= is written in place and returned. dtype="bfloat16":
+uint16 arrays hold bfloat16 bits (numpy has no bfloat16), as does a new result.)");
+  m.def("mse_loss_out", &MseLossOut, py::arg("self"), py::arg("target"), py::arg("reduction") = "mean", py::kw_only(),
+        py::arg("out") = py::none(), py::arg("dtype") = py::none(),
+        R"(aclnnMseLossOut: as mse_loss, but "mean" and "sum" reduce over dim 0 only (the result has the
+broadcast shape without its first dim).)");
+  m.def("mse_loss_backward", &MseLossBackward, py::arg("grad_output"), py::arg("self"), py::arg("target"),
+        py::arg("reduction") = "mean", py::kw_only(), py::arg("out") = py::none(), py::arg("dtype") = py::none(),
+        R"(aclnnMseLossBackward: grad_output * (self - target) * 2, divided by self's element count for
+"mean", over the broadcast of the three. The result has self's dtype (out= may have another float
+dtype), in the callers' kind; arguments as for mse_loss.)");
+  m.def(
+      "soc_name", [] { return std::string(aclrtGetSocName()); },
+      "The SoC the operators compute for (aclrtGetSocName; ACLNN_CPU_SOC_NAME selects it).");
+}

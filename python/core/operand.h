@@ -1,0 +1,93 @@
+// An operator argument as the binding sees it: a Python object's memory, shape, strides and dtype,
+// read through the buffer protocol or DLPack, and held for the length of one call.
+#ifndef ACLNN_CPU_PYTHON_OPERAND_H_
+#define ACLNN_CPU_PYTHON_OPERAND_H_
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "acl/acl_base.h"
+
+namespace aclnn_py {
+
+namespace py = pybind11;
+
+// What kind of object an operand came from; a result is made of the callers' kind.
+enum class Kind { kNumpy, kTorch, kOther };
+
+// DLPack's C ABI (dlpack.h, version 0.x as torch 1.13 and numpy 1.24 export it).
+struct DLDevice {
+  int32_t device_type;
+  int32_t device_id;
+};
+struct DLDataType {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+};
+struct DLTensor {
+  void* data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t* shape;
+  int64_t* strides;  // in elements; null: row-major
+  uint64_t byte_offset;
+};
+struct DLManagedTensor {
+  DLTensor dl_tensor;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensor* self);
+};
+
+class Operand {
+ public:
+  // Reads obj (the argument called name). An input whose strides the C API cannot describe
+  // (negative, or not whole elements) is read from a contiguous copy; an output must be writable
+  // and describable. bf16_bits: uint16 elements hold bfloat16 bits. Raises TypeError or
+  // ValueError with a sentence that names the argument.
+  static std::unique_ptr<Operand> Read(const char* name, py::handle obj, bool output, bool bf16_bits);
+  ~Operand();  // with the GIL held
+  Operand(const Operand&) = delete;
+  Operand& operator=(const Operand&) = delete;
+
+  const char* name() const { return name_; }
+  Kind kind() const { return kind_; }
+  aclDataType dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  const std::vector<int64_t>& strides() const { return strides_; }  // in elements, none negative
+  char* data() const { return data_; }                              // the first element
+  int64_t storage_elements() const { return storage_elements_; }    // 0 when empty
+  int64_t element_size() const { return element_size_; }
+
+ private:
+  explicit Operand(const char* name) : name_(name) {}
+  void Load(py::handle obj, bool output, bool bf16_bits);
+  void FromBuffer(py::handle obj, bool output, bool bf16_bits);
+  void FromDlpack(py::object capsule);
+  void Finish();
+
+  const char* name_;
+  Kind kind_ = Kind::kOther;
+  aclDataType dtype_ = ACL_DT_UNDEFINED;
+  std::vector<int64_t> shape_;
+  std::vector<int64_t> strides_;
+  char* data_ = nullptr;
+  int64_t element_size_ = 0;
+  int64_t storage_elements_ = 0;
+  bool needs_copy_ = false;  // strides negative or not whole elements
+  Py_buffer buffer_{};
+  bool has_buffer_ = false;
+  DLManagedTensor* managed_ = nullptr;
+  py::object capsule_;
+};
+
+// Whether obj is a torch.Tensor (false while torch was never imported).
+bool IsTorchTensor(py::handle obj);
+
+}  // namespace aclnn_py
+
+#endif  // ACLNN_CPU_PYTHON_OPERAND_H_
