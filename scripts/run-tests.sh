@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, then build and run the whole test suite with CTest:
-#   1. the release build (warnings are errors under CI=true), every test;
+#   1. the release build (warnings are errors under CI=true), every test, the Python module's too;
 #   2. on an x86-64 host, the release build cross-compiled for aarch64 (cmake/aarch64-linux-gnu.cmake),
 #      every test run under qemu-aarch64 once per emulated CPU: cortex-a57 (NEON only, like Kunpeng
 #      920), a64fx (512-bit SVE) and max (SVE2), each checking that its best SIMD target is the one
@@ -8,6 +8,8 @@
 #   3. an AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer build (clang), every test,
 #      and the public-API fuzzer for FUZZ_SECONDS (default 60);
 #   4. a ThreadSanitizer build (clang), every test.
+# (Steps 2-4 leave the Python module out: no aarch64 interpreter to build for, and a Python process
+# would need the sanitizer runtimes preloaded.)
 # SANITIZERS=0 leaves out steps 3 and 4, AARCH64=0 step 2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +25,10 @@ took() {
   step_start=$SECONDS
 }
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DACLNN_CPU_WERROR="$werror"
+# The Python module and its tests for Debian's interpreter, which owns numpy and torch (the python3
+# first on PATH may be another one).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DACLNN_CPU_WERROR="$werror" -DACLNN_CPU_PYTHON=ON \
+  -DPython_EXECUTABLE=/usr/bin/python3
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 took "release (x86-64)"

@@ -1,7 +1,9 @@
 # Installs the build into a fresh prefix, then builds the examples against that installed tree the
 # way a CANN user does (ASCEND_CUSTOM_PATH, libraries by path) and the backward's also through
 # find_package(AclnnCpu), runs each, and checks what it prints: examples/mse_loss_backward,
-# examples/mse_loss (aclnnMseLoss and aclnnMseLossOut) and examples/training_step. A cross build passes its toolchain file (TOOLCHAIN_FILE), so
+# examples/mse_loss (aclnnMseLoss and aclnnMseLossOut) and examples/training_step; with PYTHON (the
+# interpreter the module was built for), examples/python through set_env.sh's PYTHONPATH. A cross
+# build passes its toolchain file (TOOLCHAIN_FILE), so
 # that the example is built with the same cross compiler, and the emulator that runs it (EMULATOR, a
 # command prefix with its arguments separated by spaces).
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
@@ -70,3 +72,32 @@ set(training "step 0: loss 29.000000\nstep 1: loss 6.407227\nstep 2: loss 1.4251
 string(APPEND training "step 4: loss 0.080403\nstep 5: loss 0.024973\nstep 6: loss 0.011470\nstep 7: loss 0.007436\n")
 string(APPEND training "after 8 steps: w 2.036175, b 0.883655\n")
 build_and_run(training_step ${SOURCE_DIR}/examples/training_step training_step "${training}")
+
+# The Python examples on the installed package, found through set_env.sh as a user finds it.
+if(PYTHON)
+  function(run_python script)
+    run(bash -c "source '${prefix}/set_env.sh' && cd '${WORK_DIR}' && '${PYTHON}' '${SOURCE_DIR}/examples/python/${script}'")
+    set(last_output "${last_output}" PARENT_SCOPE)
+  endfunction()
+  run_python(documented_calls.py)
+  set(documented "aclnnMseLoss mean: 1.5\naclnnMseLossOut mean: [1. 2.]\n")
+  string(APPEND documented "aclnnMseLossBackward mean: [-0.  0.  1.  3.]\n")
+  string(APPEND documented "torch bfloat16, reduction 2 (sum): tensor(6., dtype=torch.bfloat16)\n")
+  string(APPEND documented "error 161002: aclnnMseLossGetWorkspaceSize: self [2,2] and target [3] do not broadcast: ")
+  string(APPEND documented "dim 3 does not broadcast with 2 at position -1\n")
+  if(NOT last_output STREQUAL documented)
+    message(FATAL_ERROR "documented_calls.py printed\n${last_output}\nexpected\n${documented}")
+  endif()
+  # The bfloat16 training: stock torch refuses, then the loss falls (last step below a tenth of the first).
+  run_python(train_bf16.py)
+  if(NOT last_output MATCHES "not implemented for 'BFloat16'")
+    message(FATAL_ERROR "train_bf16.py did not show stock torch's error:\n${last_output}")
+  endif()
+  string(REGEX MATCHALL "loss [0-9.]+" losses "${last_output}")
+  list(GET losses 0 first)
+  list(GET losses -1 last)
+  string(REPLACE "loss " "" first "${first}")
+  string(REPLACE "loss " "" last "${last}")
+  run(${PYTHON} -c "import sys; sys.exit(0 if ${last} < ${first} / 10 else 1)")
+  message(STATUS "python examples: the documented values; bfloat16 loss ${first} -> ${last}")
+endif()

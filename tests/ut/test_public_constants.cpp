@@ -47,6 +47,8 @@ TEST(PublicConstants, RuntimeErrorCodes) {
   EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 207000);
   EXPECT_EQ(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, 507046);
   EXPECT_EQ(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, 507047);
+  EXPECT_EQ(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 507910);  // hicann/runtime rt_error_codes.h
+  EXPECT_EQ(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 507911);
 }
 
 TEST(PublicConstants, AclnnStatusCodes) {
@@ -162,6 +164,9 @@ TEST(PublicConstants, MemcpyKindsAndMallocPolicies) {
   EXPECT_EQ(ACL_MEM_TYPE_LOW_BAND_WIDTH, 0x0100);
   EXPECT_EQ(ACL_MEM_TYPE_HIGH_BAND_WIDTH, 0x1000);
   EXPECT_EQ(ACL_MEM_ACCESS_USER_SPACE_READONLY, 0x100000);
+  EXPECT_EQ(ACL_HOST_REGISTER_MAPPED, 0);  // aclrtHostRegisterType, hicann/runtime acl_rt.h
+  EXPECT_EQ(ACL_HOST_REGISTER_IOMEMORY, 0x04);
+  EXPECT_EQ(ACL_HOST_REGISTER_READONLY, 0x08);
 }
 
 TEST(PublicConstants, RunModesAndDeviceAttributes) {
@@ -216,6 +221,8 @@ TEST(PublicConstants, RuntimePrototypes) {
   EXPECT_PROTOTYPE(aclrtSynchronizeStreamWithTimeout, aclError(*)(aclrtStream, int32_t));
   EXPECT_PROTOTYPE(aclrtMemsetAsync, aclError(*)(void*, size_t, int32_t, size_t, aclrtStream));
   EXPECT_PROTOTYPE(aclrtMemset, aclError(*)(void*, size_t, int32_t, size_t));
+  EXPECT_PROTOTYPE(aclrtHostRegister, aclError(*)(void*, uint64_t, aclrtHostRegisterType, void**));
+  EXPECT_PROTOTYPE(aclrtHostUnregister, aclError(*)(void*));
   EXPECT_PROTOTYPE(aclrtMemcpyAsync, aclError(*)(void*, size_t, const void*, size_t, aclrtMemcpyKind, aclrtStream));
   EXPECT_EQ(sizeof(aclFloat16), 2u);
   EXPECT_TRUE((std::is_same<aclrtContext, void*>::value));

@@ -1,0 +1,70 @@
+"""The documented formulas as plain numpy float32, written independently of the C golden and of
+the operators: the oracle the Python tests hold aclnn_cpu to."""
+
+import numpy as np
+
+# Overflow to infinity and NaN from infinities are results here, not accidents.
+np.seterr(all="ignore")
+
+FLOAT_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def bf16_to_float32(bits):
+    wide = np.left_shift(np.asarray(bits, dtype=np.uint32), np.uint32(16))
+    return np.atleast_1d(wide).view(np.float32).reshape(np.shape(bits))
+
+
+def float32_to_bf16(values):
+    """Round to nearest, ties to even; NaN stays a (quiet) NaN."""
+    bits = np.asarray(values, dtype=np.float32).view(np.uint32)
+    rounded = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) >> 16).astype(np.uint16)
+    nan = np.isnan(np.asarray(values, dtype=np.float32))
+    return np.where(nan, (bits >> 16).astype(np.uint16) | np.uint16(0x40), rounded)
+
+
+def widen(array, dtype):
+    """float32 values of an array of dtype (bfloat16 arrays hold uint16 bits)."""
+    if dtype == "bfloat16":
+        return bf16_to_float32(array)
+    return np.asarray(array).astype(np.float32)
+
+
+def narrow(values, dtype):
+    """float32 values stored in dtype (bfloat16 as uint16 bits)."""
+    values = np.asarray(values, dtype=np.float32)
+    if dtype == "bfloat16":
+        return float32_to_bf16(values)
+    return values.astype(dtype)
+
+
+def mse_loss_backward(grad, self, target, reduction, dtype):
+    """aclnnMseLossBackward per element: d = x - y; d = d * cof; r = d * g; narrow to self's dtype.
+    cof = (float)(2.0 / numel(self)) for mean, 2.0f otherwise (each step one float32 operation)."""
+    numel = int(np.prod(np.shape(self), dtype=np.int64))
+    cof = np.float32(2.0 / numel) if reduction == 1 and numel else np.float32(2.0)
+    x, y, g = (widen(a, dtype) for a in (self, target, grad))
+    d = np.subtract(x, y, dtype=np.float32)
+    d = np.multiply(d, cof, dtype=np.float32)
+    r = np.multiply(d, g, dtype=np.float32)
+    return narrow(r, dtype)
+
+
+def mse_loss_elements(self, target, self_dtype, target_dtype):
+    """The per-element losses (x - y)**2 in float32, over the broadcast of the two."""
+    x, y = widen(self, self_dtype), widen(target, target_dtype)
+    d = np.subtract(x, y, dtype=np.float32)
+    return np.multiply(d, d, dtype=np.float32)
+
+
+def same_bits(a, b):
+    """Equal element for element as stored (NaN meets any NaN), of one shape and dtype."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    a, b = np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1)
+    if a.dtype == np.uint16:  # bfloat16 bits: NaN is exponent all ones with a mantissa
+        nan = ((a & 0x7FFF) > 0x7F80) & ((b & 0x7FFF) > 0x7F80)
+        return bool(np.all((a == b) | nan))
+    nan = np.isnan(a) & np.isnan(b)
+    unsigned = f"u{a.itemsize}"
+    return bool(np.all((a.view(unsigned) == b.view(unsigned)) | nan))

@@ -1,0 +1,252 @@
+"""aclnn_cpu's functions on every kind of input, their results, out=, and every kind of error."""
+
+import array
+
+import numpy as np
+import pytest
+import torch
+
+import aclnn_cpu
+import reference as ref
+
+RNG = np.random.default_rng(7)
+
+
+def randn(*shape, dtype=np.float32):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+# ---- the documented calls of ops-nn's examples ------------------------------------------------
+
+
+def test_documented_mse_loss_example():
+    # ops-nn's aclnnMseLoss example: self {0, 1, 2, 3}, target all ones, mean -> 1.5
+    self = np.array([0, 1, 2, 3], np.float32).reshape(2, 2)
+    target = np.ones((2, 2), np.float32)
+    assert aclnn_cpu.mse_loss(self, target, "mean") == np.float32(1.5)
+    np.testing.assert_array_equal(aclnn_cpu.mse_loss_out(self, target, 1), [1.0, 2.0])
+
+
+def test_documented_mse_loss_backward_example():
+    # ops-nn's aclnnMseLossBackward example: 2x2, gradOutput = self = {0, 1, 2, 3}, target all
+    # ones, mean: g * (x - y) * 2 / 4 = {-0.0, 0, 1, 3} (0 * -1 is -0.0)
+    g = np.array([[0, 1], [2, 3]], np.float32)
+    out = aclnn_cpu.mse_loss_backward(g, g.copy(), np.ones((2, 2), np.float32), "mean")
+    assert out.tolist() == [[-0.0, 0.0], [1.0, 3.0]] and np.signbit(out[0, 0])
+
+
+# ---- input kinds --------------------------------------------------------------------------------
+
+
+def backward_cases():
+    """(grad, self, target) as numpy float32 arrays, and the expected result."""
+    g, x, y = randn(3, 4), randn(3, 4), randn(3, 4)
+    return g, x, y, ref.mse_loss_backward(g, x, y, 1, "float32")
+
+
+def test_numpy_in_numpy_out():
+    g, x, y, expected = backward_cases()
+    out = aclnn_cpu.mse_loss_backward(g, x, y)
+    assert type(out) is np.ndarray and out.dtype == np.float32 and ref.same_bits(out, expected)
+
+
+def test_numpy_strided_transposed_and_broadcast_views():
+    base = randn(8, 6)
+    x = base[::2, ::3]  # strided
+    y = np.asfortranarray(randn(4, 5))  # column-major
+    g = np.broadcast_to(np.float32(0.25), (4, 2))  # read-only, stride 0
+    assert not g.flags.writeable
+    out = aclnn_cpu.mse_loss_backward(g, x, y[:, :2], "sum")
+    assert ref.same_bits(out, ref.mse_loss_backward(g, x, y[:, :2], 2, "float32"))
+
+
+def test_numpy_negative_strides_are_read_from_a_copy():
+    x = randn(5, 4)
+    y = randn(5, 4)
+    out = aclnn_cpu.mse_loss(x[::-1, ::-2], y[:, ::2], "none")
+    expected = ref.mse_loss_elements(x[::-1, ::-2], y[:, ::2], "float32", "float32")
+    assert ref.same_bits(out, expected)
+
+
+def test_torch_in_torch_out_contiguous_or_not_and_requiring_grad():
+    x = torch.randn(4, 6, requires_grad=True)
+    y = torch.randn(6, 4).t()  # not contiguous
+    out = aclnn_cpu.mse_loss(x, y, "none")
+    assert isinstance(out, torch.Tensor) and out.dtype == torch.float32 and not out.requires_grad
+    expected = ref.mse_loss_elements(x.detach().numpy(), y.numpy(), "float32", "float32")
+    assert ref.same_bits(out.numpy(), expected)
+
+
+@pytest.mark.parametrize("torch_dtype,name", [(torch.bfloat16, "bfloat16"), (torch.float16, "float16")])
+def test_torch_half_types(torch_dtype, name):
+    x, y = torch.randn(5, 7).to(torch_dtype), torch.randn(5, 7).to(torch_dtype)
+    g = torch.randn(()).to(torch_dtype)
+    out = aclnn_cpu.mse_loss_backward(g, x, y, "mean")
+    assert out.dtype == torch_dtype
+    as_numpy = (lambda t: t.view(torch.int16).numpy().view(np.uint16)) if name == "bfloat16" else (lambda t: t.numpy())
+    expected = ref.mse_loss_backward(as_numpy(g), as_numpy(x), as_numpy(y), 1, name)
+    assert ref.same_bits(as_numpy(out), expected)
+
+
+def test_bfloat16_from_numpy_uint16_bits_both_ways():
+    x = ref.float32_to_bf16(randn(16))
+    y = ref.float32_to_bf16(randn(16))
+    out = aclnn_cpu.mse_loss(x, y, "none", dtype="bfloat16")
+    assert out.dtype == np.uint16
+    assert ref.same_bits(out, ref.narrow(ref.mse_loss_elements(x, y, "bfloat16", "bfloat16"), "bfloat16"))
+    # the same bits through torch
+    tx = torch.from_numpy(x.view(np.int16)).view(torch.bfloat16)
+    ty = torch.from_numpy(y.view(np.int16)).view(torch.bfloat16)
+    assert ref.same_bits(aclnn_cpu.mse_loss(tx, ty, "none").view(torch.int16).numpy().view(np.uint16), out)
+    # without dtype= a uint16 array is UINT16, which the operator refuses as the C API does
+    with pytest.raises(aclnn_cpu.AclnnError) as error:
+        aclnn_cpu.mse_loss(x, y)
+    assert error.value.code == 161002 and "UINT16" in error.value.message
+
+
+def test_buffer_protocol_and_dlpack_only_objects():
+    x = array.array("f", [0.0, 1.0, 2.0, 3.0])
+    y = memoryview(np.ones(4, np.float32))
+    out = aclnn_cpu.mse_loss(x, y, "sum")
+    assert type(out) is np.ndarray and out.shape == () and out == np.float32(6.0)
+
+    class OnlyDlpack:  # an array library reached through DLPack alone
+        def __init__(self, tensor):
+            self.tensor = tensor
+
+        def __dlpack__(self, stream=None):
+            return torch.utils.dlpack.to_dlpack(self.tensor)
+
+    t = torch.arange(4, dtype=torch.float32)
+    out = aclnn_cpu.mse_loss(OnlyDlpack(t), OnlyDlpack(torch.ones(4)), "none")
+    assert type(out) is np.ndarray and out.tolist() == [1.0, 0.0, 1.0, 4.0]
+
+
+def test_zero_copy_out_is_written_in_place():
+    x, y = randn(64, 64), randn(64, 64)
+    out = np.full((64, 64), np.nan, np.float32)
+    result = aclnn_cpu.mse_loss(x, y, "none", out=out)
+    assert result is out
+    assert ref.same_bits(out, ref.mse_loss_elements(x, y, "float32", "float32"))
+    # a strided view of a bigger buffer: only its elements change
+    big = np.full((8, 8), -1.0, np.float32)
+    aclnn_cpu.mse_loss(randn(4, 4), np.zeros((4, 4), np.float32), "none", out=big[::2, ::2])
+    assert np.all(big[1::2, :] == -1.0) and np.all(big[:, 1::2] == -1.0)
+    # torch out=, in place
+    tout = torch.empty(3, 4)
+    assert aclnn_cpu.mse_loss(torch.ones(3, 4), torch.zeros(3, 4), "none", out=tout) is tout
+    assert torch.all(tout == 1.0)
+
+
+def test_in_place_on_an_input():
+    x, y = randn(10), randn(10)
+    expected = ref.mse_loss_elements(x, y, "float32", "float32")
+    aclnn_cpu.mse_loss(x, y, "none", out=x)
+    assert ref.same_bits(x, expected)
+
+
+def test_out_with_another_float_dtype():
+    g, x, y = randn(6), randn(6), randn(6)
+    out = np.empty(6, np.float16)
+    aclnn_cpu.mse_loss_backward(g, x, y, "none", out=out)
+    assert ref.same_bits(out, ref.mse_loss_backward(g, x, y, 0, "float32").astype(np.float16))
+
+
+def test_forward_promotion_and_shapes():
+    x16 = randn(3, 1, 4, dtype=np.float16)
+    y32 = randn(2, 1)
+    none = aclnn_cpu.mse_loss(x16, y32, "none")
+    assert none.dtype == np.float32 and none.shape == (3, 2, 4)
+    assert aclnn_cpu.mse_loss(x16, y32, "sum").shape == ()
+    assert aclnn_cpu.mse_loss_out(x16, y32, "sum").shape == (2, 4)
+    assert aclnn_cpu.mse_loss(x16, x16, 1).dtype == np.float16
+
+
+def test_reduction_spellings():
+    x, y = randn(5), randn(5)
+    for name, number in (("none", 0), ("mean", 1), ("sum", 2)):
+        assert ref.same_bits(aclnn_cpu.mse_loss(x, y, name), aclnn_cpu.mse_loss(x, y, number))
+        assert ref.same_bits(aclnn_cpu.mse_loss(x, y, name), aclnn_cpu.mse_loss(x, y, np.int64(number)))
+    assert ref.same_bits(aclnn_cpu.mse_loss(x, y), aclnn_cpu.mse_loss(x, y, "mean"))
+
+
+def test_empty_inputs():
+    assert np.isnan(aclnn_cpu.mse_loss(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32)))
+    assert aclnn_cpu.mse_loss(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32), "sum") == 0.0
+    assert aclnn_cpu.mse_loss_backward(np.zeros(0, np.float32), np.zeros(0, np.float32),
+                                       np.zeros(0, np.float32)).shape == (0,)
+
+
+# ---- errors ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call,code,words",
+    [
+        (lambda: aclnn_cpu.mse_loss(np.zeros(3), np.zeros(3, np.float32)), 161002, ["self dtype DOUBLE"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(3, np.float32), np.zeros(3, np.float32), 3), 161002, ["reduction 3"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(3, np.float32), np.zeros(4, np.float32)), 161002, ["do not broadcast"]),
+        (lambda: aclnn_cpu.mse_loss_backward(np.zeros(3, np.float16), np.zeros(3, np.float32), np.zeros(3, np.float32)),
+         161002, ["gradOutput dtype FLOAT16 differs from self dtype FLOAT"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(3, np.float32), np.zeros(3, np.float32), "none",
+                                    out=np.zeros(4, np.float32)), 161002, ["out shape [4]"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(3, np.float32), np.zeros(3, np.float32), "sum",
+                                    out=np.zeros(1, np.float32)), 161002, ["out"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros([1] * 9, np.float32), np.zeros(1, np.float32)), 161002, ["9"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(4, np.float32), np.zeros(4, np.float32), "none",
+                                    out=np.zeros(4, np.int32)), 161002, ["out dtype INT32"]),
+    ],
+)
+def test_the_c_api_errors_with_their_codes_and_messages(call, code, words):
+    with pytest.raises(aclnn_cpu.AclnnError) as error:
+        call()
+    assert isinstance(error.value, RuntimeError)
+    assert error.value.code == code
+    for word in words:
+        assert word in error.value.message
+    assert str(code) in str(error.value)
+
+
+def test_an_out_that_overlaps_itself_is_the_c_apis_error():
+    out = np.lib.stride_tricks.as_strided(np.zeros(4, np.float32), shape=(2, 2), strides=(4, 4))
+    with pytest.raises(aclnn_cpu.AclnnError) as error:
+        aclnn_cpu.mse_loss(np.ones((2, 2), np.float32), np.zeros((2, 2), np.float32), "none", out=out)
+    assert error.value.code == 161002 and "overlap" in error.value.message
+
+
+@pytest.mark.parametrize(
+    "call,kind,words",
+    [
+        (lambda: aclnn_cpu.mse_loss([1.0], np.zeros(1, np.float32)), TypeError, ["self", "list"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(1, np.float32), None), TypeError, ["target", "None"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(1, np.float32), np.zeros(1, np.float32), "avg"), ValueError,
+         ["reduction", "'avg'"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(1, np.float32), np.zeros(1, np.float32), 1.0), TypeError,
+         ["reduction", "float"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(1, np.float32), np.zeros(1, np.float32), dtype="float8"), ValueError,
+         ["dtype", "bfloat16"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(2, np.float32), np.zeros(2, np.float32), "none",
+                                    out=np.broadcast_to(np.float32(0), (2,))), ValueError, ["out", "read-only"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(2, np.float32), np.zeros(2, np.float32), "none",
+                                    out=np.zeros(2, np.float32)[::-1]), ValueError, ["out", "negative"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(2, ">f4"), np.zeros(2, np.float32)), ValueError, ["self", "byte order"]),
+        (lambda: aclnn_cpu.mse_loss(np.zeros(2, "U1"), np.zeros(2, np.float32)), TypeError, ["self"]),
+        (lambda: aclnn_cpu.mse_loss_backward(np.zeros(1, np.float32), np.zeros(1, np.float32)), TypeError, ["target"]),
+    ],
+)
+def test_wrong_python_arguments_name_the_argument(call, kind, words):
+    with pytest.raises(kind) as error:
+        call()
+    for word in words:
+        assert word in str(error.value)
+
+
+def test_the_error_keeps_working_after_failures():
+    for _ in range(3):
+        with pytest.raises(aclnn_cpu.AclnnError):
+            aclnn_cpu.mse_loss(np.zeros(3), np.zeros(3))
+    assert aclnn_cpu.mse_loss(np.ones(3, np.float32), np.zeros(3, np.float32)) == 1.0
+
+
+def test_soc_name():
+    assert aclnn_cpu.soc_name().startswith("Ascend")
