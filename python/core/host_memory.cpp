@@ -1,7 +1,6 @@
 #include "host_memory.h"
 
 #include <algorithm>
-#include <iterator>
 
 #include "acl/acl.h"
 
@@ -10,19 +9,18 @@ namespace {
 
 constexpr uintptr_t kPage = 4096;  // aclrtHostRegister wants 4 KiB aligned memory
 
-// The ranges widened to whole pages, sorted, those that share a page merged.
-std::vector<ByteRange> PagesOf(std::vector<ByteRange> ranges) {
-  for (ByteRange& r : ranges) {
-    r.begin = r.begin / kPage * kPage;
-    r.end = (r.end + kPage - 1) / kPage * kPage;
+// The ranges widened to whole pages, sorted, those that share a page merged; returns their count.
+int PagesOf(const ByteRange* ranges, int count, ByteRange* pages) {
+  for (int i = 0; i < count; ++i) {
+    pages[i] = {ranges[i].begin / kPage * kPage, (ranges[i].end + kPage - 1) / kPage * kPage};
   }
-  std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
-  std::vector<ByteRange> merged;
-  for (const ByteRange& r : ranges) {
-    if (!merged.empty() && r.begin < merged.back().end) {
-      merged.back().end = std::max(merged.back().end, r.end);
+  std::sort(pages, pages + count, [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
+  int merged = 0;
+  for (int i = 0; i < count; ++i) {
+    if (merged > 0 && pages[i].begin < pages[merged - 1].end) {
+      pages[merged - 1].end = std::max(pages[merged - 1].end, pages[i].end);
     } else {
-      merged.push_back(r);
+      pages[merged++] = pages[i];
     }
   }
   return merged;
@@ -31,39 +29,43 @@ std::vector<ByteRange> PagesOf(std::vector<ByteRange> ranges) {
 }  // namespace
 
 HostRegistrations& HostRegistrations::Instance() {
-  static HostRegistrations* instance = new HostRegistrations;  // used until the process ends
+  static HostRegistrations* instance = [] {
+    auto* registrations = new HostRegistrations;  // used until the process ends
+    registrations->registrations_.reserve(64);
+    return registrations;
+  }();
   return *instance;
 }
 
-int HostRegistrations::Covered(const ByteRange& pages, uintptr_t* start) const {
-  auto next = registrations_.upper_bound(pages.begin);  // the first that starts after pages.begin
-  if (next != registrations_.begin()) {
-    auto holder = std::prev(next);
-    if (holder->second.end > pages.begin) {  // it overlaps pages' first page
-      *start = holder->first;
-      return holder->second.end >= pages.end ? 1 : -1;
-    }
-  }
-  return next != registrations_.end() && next->first < pages.end ? -1 : 0;
+int HostRegistrations::Covered(const ByteRange& pages, size_t* index) const {
+  // The first registration that ends after pages begin: the only one that can hold them.
+  auto it = std::upper_bound(registrations_.begin(), registrations_.end(), pages.begin,
+                             [](uintptr_t address, const Registration& r) { return address < r.end; });
+  if (it == registrations_.end() || it->begin >= pages.end) return 0;
+  *index = static_cast<size_t>(it - registrations_.begin());
+  return it->begin <= pages.begin && it->end >= pages.end ? 1 : -1;
 }
 
-bool HostRegistrations::Acquire(std::vector<ByteRange> ranges, std::vector<uintptr_t>* used, std::string* error) {
-  const std::vector<ByteRange> pages = PagesOf(std::move(ranges));
+bool HostRegistrations::Acquire(const ByteRange* ranges, int count, uintptr_t* used, int* used_count,
+                                std::string* error) {
+  ByteRange pages[kMaxRanges];
+  const int page_count = PagesOf(ranges, count, pages);
   std::unique_lock<std::mutex> lock(mutex_);
   // Wait until no registration only partly overlaps what this call needs.
   released_.wait(lock, [&] {
-    uintptr_t start = 0;
-    for (const ByteRange& r : pages) {
-      if (Covered(r, &start) < 0) return false;
+    size_t index = 0;
+    for (int i = 0; i < page_count; ++i) {
+      if (Covered(pages[i], &index) < 0) return false;
     }
     return true;
   });
-  used->clear();
-  for (const ByteRange& r : pages) {
-    uintptr_t start = 0;
-    if (Covered(r, &start) == 1) {
-      ++registrations_[start].users;
-      used->push_back(start);
+  *used_count = 0;
+  for (int i = 0; i < page_count; ++i) {
+    const ByteRange& r = pages[i];
+    size_t index = 0;
+    if (Covered(r, &index) == 1) {
+      ++registrations_[index].users;
+      used[(*used_count)++] = registrations_[index].begin;
       continue;
     }
     void* device = nullptr;
@@ -73,24 +75,27 @@ bool HostRegistrations::Acquire(std::vector<ByteRange> ranges, std::vector<uintp
     if (code != ACL_SUCCESS) {
       *error = aclGetRecentErrMsg();
       lock.unlock();
-      Release(*used);
-      used->clear();
+      Release(used, *used_count);
+      *used_count = 0;
       return false;
     }
-    registrations_[r.begin] = Registration{r.end, 1};
-    used->push_back(r.begin);
+    auto place = std::upper_bound(registrations_.begin(), registrations_.end(), r.begin,
+                                  [](uintptr_t address, const Registration& x) { return address < x.begin; });
+    registrations_.insert(place, Registration{r.begin, r.end, 1});
+    used[(*used_count)++] = r.begin;
   }
   return true;
 }
 
-void HostRegistrations::Release(const std::vector<uintptr_t>& used) {
-  if (used.empty()) return;
+void HostRegistrations::Release(const uintptr_t* used, int used_count) {
+  if (used_count == 0) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (uintptr_t start : used) {
-      auto it = registrations_.find(start);
-      if (--it->second.users > 0) continue;
-      aclrtHostUnregister(reinterpret_cast<void*>(start));  // cannot fail: it is ours and live
+    for (int i = 0; i < used_count; ++i) {
+      auto it = std::lower_bound(registrations_.begin(), registrations_.end(), used[i],
+                                 [](const Registration& r, uintptr_t address) { return r.begin < address; });
+      if (--it->users > 0) continue;
+      aclrtHostUnregister(reinterpret_cast<void*>(it->begin));  // cannot fail: it is ours and live
       registrations_.erase(it);
     }
   }

@@ -5,7 +5,6 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,27 +24,30 @@ struct ByteRange {
 // end, holding nothing meanwhile (so no two calls can wait for each other).
 class HostRegistrations {
  public:
+  static constexpr int kMaxRanges = 8;  // per call: an operator's tensors
+
   static HostRegistrations& Instance();
 
-  // Registers the pages that hold ranges (any order, overlaps allowed) for one call; returns the
-  // starts of the registrations it uses, for Release. Memory that someone else admitted already
-  // (an aclrtMalloc allocation, the caller's own registration) is left to the operator's checks.
-  // On a runtime error returns false with *error set and nothing held.
-  bool Acquire(std::vector<ByteRange> ranges, std::vector<uintptr_t>* used, std::string* error);
-  void Release(const std::vector<uintptr_t>& used);
+  // Registers the pages that hold ranges[0, count) (any order, overlaps allowed) for one call;
+  // used[0, *used_count) are the starts of the registrations it takes, for Release. Memory someone
+  // else admitted already (an aclrtMalloc allocation, the caller's own registration) is left to the
+  // operator's checks. On a runtime error returns false with *error set and nothing held.
+  bool Acquire(const ByteRange* ranges, int count, uintptr_t* used, int* used_count, std::string* error);
+  void Release(const uintptr_t* used, int used_count);
 
  private:
   struct Registration {
+    uintptr_t begin;
     uintptr_t end;
     int users;
   };
-  // 1 when a registration holds all of pages (*start is its start), 0 when none overlaps them, -1
+  // 1 when a registration holds all of pages (*index is its place), 0 when none overlaps them, -1
   // when one overlaps them without holding them all.
-  int Covered(const ByteRange& pages, uintptr_t* start) const;
+  int Covered(const ByteRange& pages, size_t* index) const;
 
   std::mutex mutex_;
   std::condition_variable released_;
-  std::map<uintptr_t, Registration> registrations_;  // by start
+  std::vector<Registration> registrations_;  // by begin; a few at a time (one per call in flight)
 };
 
 }  // namespace aclnn_py

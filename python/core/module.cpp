@@ -4,7 +4,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -19,6 +18,8 @@
 
 namespace aclnn_py {
 namespace {
+
+constexpr int kMaxOperands = 4;  // the most an operator here takes: three inputs and out
 
 [[noreturn]] void Throw(PyObject* type, const std::string& message) {
   PyErr_SetString(type, message.c_str());
@@ -57,11 +58,12 @@ bool ParseBf16Option(py::handle dtype) {
 bool IsFloatType(aclDataType dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
 
 // NumPy's broadcast of the shapes; false when they do not broadcast (the C API then says why).
-bool BroadcastShape(std::initializer_list<const std::vector<int64_t>*> shapes, std::vector<int64_t>* result) {
+bool BroadcastShape(std::initializer_list<const Dims*> shapes, Dims* result) {
   size_t rank = 0;
-  for (const auto* s : shapes) rank = std::max(rank, s->size());
-  result->assign(rank, 1);
-  for (const auto* s : shapes) {
+  for (const Dims* s : shapes) rank = std::max(rank, s->size());
+  result->resize(rank);
+  for (size_t i = 0; i < rank; ++i) (*result)[i] = 1;
+  for (const Dims* s : shapes) {
     for (size_t i = 0; i < s->size(); ++i) {
       int64_t& r = (*result)[rank - s->size() + i];
       const int64_t d = (*s)[i];
@@ -76,24 +78,25 @@ bool BroadcastShape(std::initializer_list<const std::vector<int64_t>*> shapes, s
 // ---- results -------------------------------------------------------------------------------------
 
 // A new array or tensor of the callers' kind: torch when any input is a torch tensor, else numpy.
-py::object NewResult(bool torch, const std::vector<int64_t>& shape, aclDataType dtype) {
-  py::tuple dims(shape.size());
-  for (size_t i = 0; i < shape.size(); ++i) dims[i] = py::int_(shape[i]);
+py::object NewResult(bool torch, const Dims& shape, aclDataType dtype) {
+  const int which = dtype == ACL_FLOAT ? 0 : dtype == ACL_FLOAT16 ? 1 : 2;  // FLOAT, FLOAT16, BF16
   if (torch) {
-    static py::object* empty = nullptr;
-    static py::object* types[3] = {};
-    if (empty == nullptr) {
-      py::module_ t = py::module_::import("torch");
-      empty = new py::object(t.attr("empty"));  // kept for the process's life (no teardown order issue)
-      types[0] = new py::object(t.attr("float32"));
-      types[1] = new py::object(t.attr("float16"));
-      types[2] = new py::object(t.attr("bfloat16"));
-    }
-    py::object type = *types[dtype == ACL_FLOAT ? 0 : dtype == ACL_FLOAT16 ? 1 : 2];
-    return (*empty)(dims, py::arg("dtype") = type);
+    struct Torch {
+      py::object empty;
+      py::object dtypes[3];
+    };
+    static const Torch* t = [] {
+      py::module_ m = py::module_::import("torch");
+      return new Torch{m.attr("empty"), {m.attr("float32"), m.attr("float16"), m.attr("bfloat16")}};  // kept
+    }();
+    py::tuple dims(shape.size());
+    for (size_t i = 0; i < shape.size(); ++i) dims[i] = py::int_(shape[i]);
+    return t->empty(dims, py::arg("dtype") = t->dtypes[which]);
   }
-  const char* format = dtype == ACL_FLOAT ? "float32" : dtype == ACL_FLOAT16 ? "float16" : "uint16";
-  return py::array(py::dtype(format), std::vector<py::ssize_t>(shape.begin(), shape.end()));
+  // numpy's type numbers: NPY_FLOAT 11, NPY_HALF 23, NPY_USHORT 4 (bfloat16 bits).
+  static const int kTypes[3] = {11, 23, 4};
+  std::vector<py::ssize_t> dims(shape.begin(), shape.end());
+  return py::array(py::dtype(kTypes[which]), dims);
 }
 
 // ---- the call --------------------------------------------------------------------------------------
@@ -149,35 +152,38 @@ using Launch = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpEx
 
 // Registers the operands' memory, describes them as aclTensors and runs both phases; the GIL must
 // be released. operands: the inputs in API order, then out.
-Failure Run(const std::vector<const Operand*>& operands, int64_t reduction, PhaseOne phase_one, Launch launch) {
+Failure Run(const Operand* operands, int count, int64_t reduction, PhaseOne phase_one, Launch launch) {
   Failure failure;
-  std::vector<ByteRange> ranges;
-  for (const Operand* op : operands) {
-    if (op->storage_elements() == 0) continue;
-    const auto begin = reinterpret_cast<uintptr_t>(op->data());
-    ranges.push_back({begin, begin + static_cast<uintptr_t>(op->storage_elements() * op->element_size())});
+  ByteRange ranges[kMaxOperands];
+  int range_count = 0;
+  for (int i = 0; i < count; ++i) {
+    const Operand& op = operands[i];
+    if (op.storage_elements() == 0) continue;
+    const auto begin = reinterpret_cast<uintptr_t>(op.data());
+    ranges[range_count++] = {begin, begin + static_cast<uintptr_t>(op.storage_elements() * op.element_size())};
   }
-  std::vector<uintptr_t> registrations;
-  if (!HostRegistrations::Instance().Acquire(std::move(ranges), &registrations, &failure.message)) {
+  uintptr_t registrations[kMaxOperands];
+  int registration_count = 0;
+  if (!HostRegistrations::Instance().Acquire(ranges, range_count, registrations, &registration_count,
+                                             &failure.message)) {
     failure.code = ACLNN_ERR_RUNTIME_ERROR;
     return failure;
   }
-  std::vector<aclTensor*> tensors;
-  for (const Operand* op : operands) {
-    const int64_t storage = op->storage_elements();
-    tensors.push_back(aclCreateTensor(op->shape().data(), op->shape().size(), op->dtype(), op->strides().data(), 0,
-                                      ACL_FORMAT_ND, &storage, 1, op->data()));
-    if (tensors.back() == nullptr) {
-      failure = {ACLNN_ERR_PARAM_INVALID, std::string(op->name()) + ": " + aclGetRecentErrMsg()};
-      break;
-    }
+  aclTensor* tensors[kMaxOperands] = {};
+  for (int i = 0; i < count && failure.code == 0; ++i) {
+    const Operand& op = operands[i];
+    const int64_t storage = op.storage_elements();
+    tensors[i] = aclCreateTensor(op.shape().data(), op.shape().size(), op.dtype(), op.strides().data(), 0,
+                                 ACL_FORMAT_ND, &storage, 1, op.data());
+    if (tensors[i] == nullptr)
+      failure = {ACLNN_ERR_PARAM_INVALID, std::string(op.name()) + ": " + aclGetRecentErrMsg()};
   }
   StreamPool::Slot* slot = nullptr;
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   auto fail = [&](int code) { failure = {code, aclGetRecentErrMsg()}; };
   if (failure.code == 0) {
-    if (aclnnStatus status = phase_one(tensors.data(), reduction, &workspace_size, &executor)) {
+    if (aclnnStatus status = phase_one(tensors, reduction, &workspace_size, &executor)) {
       fail(status);
     } else if ((slot = StreamPool::Instance().Take()) == nullptr) {
       fail(ACLNN_ERR_RUNTIME_ERROR);
@@ -197,8 +203,8 @@ Failure Run(const std::vector<const Operand*>& operands, int64_t reduction, Phas
     }
   }
   if (slot != nullptr) StreamPool::Instance().Give(slot);
-  for (aclTensor* tensor : tensors) aclDestroyTensor(tensor);
-  HostRegistrations::Instance().Release(registrations);
+  for (aclTensor* tensor : tensors) aclDestroyTensor(tensor);  // (null: nothing)
+  HostRegistrations::Instance().Release(registrations, registration_count);
   return failure;
 }
 
@@ -209,44 +215,44 @@ Failure Run(const std::vector<const Operand*>& operands, int64_t reduction, Phas
 }
 
 // The common part of the three functions: read, make out when not given, run, return out.
-// out_shape(inputs) and out_dtype(inputs) say what a new out is.
+// out_shape(inputs, reduction) and out_dtype(inputs) say what a new out is.
 template <typename OutShape, typename OutDtype>
 py::object Call(std::initializer_list<std::pair<const char*, py::handle>> inputs, py::handle reduction_arg,
                 py::handle out_arg, py::handle dtype_arg, PhaseOne phase_one, Launch launch, OutShape out_shape,
                 OutDtype out_dtype) {
   const int64_t reduction = ParseReduction(reduction_arg);
   const bool bf16_bits = ParseBf16Option(dtype_arg);
-  std::vector<std::unique_ptr<Operand>> operands;
+  Operand operands[kMaxOperands];  // the inputs, then out
+  int count = 0;
   bool torch = false;
   for (const auto& input : inputs) {
-    operands.push_back(Operand::Read(input.first, input.second, false, bf16_bits));
-    torch = torch || operands.back()->kind() == Kind::kTorch;
+    operands[count].Read(input.first, input.second, false, bf16_bits);
+    torch = torch || operands[count].kind() == Kind::kTorch;
+    ++count;
   }
   py::object out = py::reinterpret_borrow<py::object>(out_arg);
   if (out.is_none()) out = NewResult(torch, out_shape(operands, reduction), out_dtype(operands));
-  operands.push_back(Operand::Read("out", out, true, bf16_bits));
-  std::vector<const Operand*> views;
-  for (const auto& op : operands) views.push_back(op.get());
+  operands[count++].Read("out", out, true, bf16_bits);
   Failure failure;
   {
     py::gil_scoped_release unlocked;
-    failure = Run(views, reduction, phase_one, launch);
+    failure = Run(operands, count, reduction, phase_one, launch);
   }
   if (failure.code != 0) RaiseAclnnError(failure);
   return out;
 }
 
-using Operands = std::vector<std::unique_ptr<Operand>>;
+using Operands = const Operand*;  // the inputs, in API order
 
 // The forward's compute dtype: the promotion of self's and target's (FLOAT for anything mixed).
-aclDataType ForwardDtype(const Operands& ops) {
-  const aclDataType a = ops[0]->dtype(), b = ops[1]->dtype();
+aclDataType ForwardDtype(Operands ops) {
+  const aclDataType a = ops[0].dtype(), b = ops[1].dtype();
   return a == b && IsFloatType(a) ? a : ACL_FLOAT;
 }
 
-std::vector<int64_t> ForwardBroadcast(const Operands& ops) {
-  std::vector<int64_t> shape;
-  if (!BroadcastShape({&ops[0]->shape(), &ops[1]->shape()}, &shape)) return ops[0]->shape();
+Dims ForwardBroadcast(Operands ops) {
+  Dims shape;
+  if (!BroadcastShape({&ops[0].shape(), &ops[1].shape()}, &shape)) return ops[0].shape();
   return shape;
 }
 
@@ -256,9 +262,7 @@ py::object MseLoss(py::handle self, py::handle target, py::handle reduction, py:
       [](aclTensor* const* t, int64_t r, uint64_t* ws, aclOpExecutor** ex) {
         return aclnnMseLossGetWorkspaceSize(t[0], t[1], r, t[2], ws, ex);
       },
-      aclnnMseLoss,
-      [](const Operands& ops, int64_t r) { return r == 0 ? ForwardBroadcast(ops) : std::vector<int64_t>{}; },
-      ForwardDtype);
+      aclnnMseLoss, [](Operands ops, int64_t r) { return r == 0 ? ForwardBroadcast(ops) : Dims(); }, ForwardDtype);
 }
 
 py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, py::handle out, py::handle dtype) {
@@ -268,10 +272,12 @@ py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, 
         return aclnnMseLossOutGetWorkspaceSize(t[0], t[1], r, t[2], ws, ex);
       },
       aclnnMseLossOut,
-      [](const Operands& ops, int64_t r) {
-        std::vector<int64_t> shape = ForwardBroadcast(ops);
-        if (r != 0 && !shape.empty()) shape.erase(shape.begin());  // over dim 0
-        return shape;
+      [](Operands ops, int64_t r) {
+        const Dims shape = ForwardBroadcast(ops);
+        if (r == 0 || shape.empty()) return shape;
+        Dims rows;  // over dim 0: the shape without it
+        rows.assign(shape.data() + 1, shape.size() - 1);
+        return rows;
       },
       ForwardDtype);
 }
@@ -284,12 +290,12 @@ py::object MseLossBackward(py::handle grad_output, py::handle self, py::handle t
         return aclnnMseLossBackwardGetWorkspaceSize(t[0], t[1], t[2], r, t[3], ws, ex);
       },
       aclnnMseLossBackward,
-      [](const Operands& ops, int64_t) {
-        std::vector<int64_t> shape;
-        if (!BroadcastShape({&ops[0]->shape(), &ops[1]->shape(), &ops[2]->shape()}, &shape)) return ops[1]->shape();
+      [](Operands ops, int64_t) {
+        Dims shape;
+        if (!BroadcastShape({&ops[0].shape(), &ops[1].shape(), &ops[2].shape()}, &shape)) return ops[1].shape();
         return shape;
       },
-      [](const Operands& ops) { return IsFloatType(ops[1]->dtype()) ? ops[1]->dtype() : ACL_FLOAT; });
+      [](Operands ops) { return IsFloatType(ops[1].dtype()) ? ops[1].dtype() : ACL_FLOAT; });
 }
 
 }  // namespace

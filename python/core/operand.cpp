@@ -2,6 +2,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace aclnn_py {
 namespace {
@@ -76,15 +77,25 @@ aclDataType DlpackDtype(const DLDataType& type) {
   }
 }
 
-py::object CachedNumpy(const char* attribute) { return py::module_::import("numpy").attr(attribute); }
+// numpy's attributes the binding uses, looked up once (an import per call costs more than a call).
+struct Numpy {
+  py::object ndarray, ascontiguousarray, from_dlpack;
+};
+const Numpy& TheNumpy() {
+  static const Numpy* numpy = [] {
+    py::module_ np = py::module_::import("numpy");
+    return new Numpy{np.attr("ndarray"), np.attr("ascontiguousarray"), np.attr("from_dlpack")};  // never freed
+  }();
+  return *numpy;
+}
 
 }  // namespace
 
 bool IsTorchTensor(py::handle obj) {
   static PyObject* tensor_type = nullptr;  // torch is never unloaded once imported
   if (tensor_type == nullptr) {
-    PyObject* modules = PyImport_GetModuleDict();
-    PyObject* torch = PyDict_GetItemString(modules, "torch");
+    static PyObject* key = PyUnicode_InternFromString("torch");
+    PyObject* torch = PyDict_GetItem(PyImport_GetModuleDict(), key);
     if (torch == nullptr) return false;
     PyObject* type = PyObject_GetAttrString(torch, "Tensor");
     if (type == nullptr) {
@@ -98,30 +109,45 @@ bool IsTorchTensor(py::handle obj) {
   return is == 1;
 }
 
-std::unique_ptr<Operand> Operand::Read(const char* name, py::handle obj, bool output, bool bf16_bits) {
-  std::unique_ptr<Operand> operand(new Operand(name));
-  operand->Load(obj, output, bf16_bits);
-  if (!operand->needs_copy_) return operand;
+void Operand::Read(const char* name, py::handle obj, bool output, bool bf16_bits) {
+  name_ = name;
+  Load(obj, output, bf16_bits);
+  if (!needs_copy_) return;
   if (output) {
     Throw(PyExc_ValueError, std::string(name) +
                                 " has negative strides or strides that are not whole elements; out= must be a view "
                                 "the result can be written to in place");
   }
   // An input the C API cannot describe as it is: read a contiguous copy (the uncommon path).
-  py::object source = operand->has_buffer_ ? py::reinterpret_borrow<py::object>(obj) : CachedNumpy("from_dlpack")(obj);
-  std::unique_ptr<Operand> copy = Read(name, CachedNumpy("ascontiguousarray")(source), false, bf16_bits);
-  copy->kind_ = operand->kind_;
-  return copy;
+  const Kind kind = kind_;
+  py::object source = has_buffer_ ? py::reinterpret_borrow<py::object>(obj) : TheNumpy().from_dlpack(obj);
+  py::object copy = TheNumpy().ascontiguousarray(source);
+  Release();
+  Load(copy, false, bf16_bits);  // its buffer keeps the copy alive
+  kind_ = kind;
+}
+
+void Operand::Release() {
+  if (has_buffer_) PyBuffer_Release(&buffer_);
+  has_buffer_ = false;
+  if (managed_ != nullptr && managed_->deleter != nullptr) managed_->deleter(managed_);
+  managed_ = nullptr;
+  keep_ = py::object();
+  needs_copy_ = false;
 }
 
 void Operand::Load(py::handle obj, bool output, bool bf16_bits) {
   if (obj.is_none()) Throw(PyExc_TypeError, std::string(name_) + " is None; a tensor or an array is needed");
-  if (IsTorchTensor(obj)) {
+  const bool numpy = Py_TYPE(obj.ptr()) == reinterpret_cast<PyTypeObject*>(TheNumpy().ndarray.ptr()) ||
+                     py::isinstance(obj, TheNumpy().ndarray);
+  if (numpy) {
+    kind_ = Kind::kNumpy;
+    FromBuffer(obj, output, bf16_bits);
+  } else if (IsTorchTensor(obj)) {
     kind_ = Kind::kTorch;
-    // torch's own exporter: unlike Tensor.__dlpack__ it takes tensors that require grad (we only read).
-    FromDlpack(py::module_::import("torch").attr("_C").attr("_to_dlpack")(obj));
+    FromTorch(obj, output);
   } else if (PyObject_CheckBuffer(obj.ptr())) {
-    kind_ = py::isinstance(obj, CachedNumpy("ndarray")) ? Kind::kNumpy : Kind::kOther;
+    kind_ = Kind::kOther;
     FromBuffer(obj, output, bf16_bits);
   } else if (py::hasattr(obj, "__dlpack__")) {
     FromDlpack(obj.attr("__dlpack__")());
@@ -154,15 +180,98 @@ void Operand::FromBuffer(py::handle obj, bool output, bool bf16_bits) {
   }
   element_size_ = buffer_.itemsize;
   data_ = static_cast<char*>(buffer_.buf);
-  shape_.assign(buffer_.shape, buffer_.shape + buffer_.ndim);
+  shape_.resize(static_cast<size_t>(buffer_.ndim));
   strides_.resize(static_cast<size_t>(buffer_.ndim));
   bool whole_elements = true;
   for (int i = 0; i < buffer_.ndim; ++i) {
+    shape_[i] = buffer_.shape[i];
     const Py_ssize_t bytes = buffer_.strides[i];
     whole_elements = whole_elements && bytes % element_size_ == 0;
     strides_[i] = bytes / element_size_;
   }
   needs_copy_ = !whole_elements;
+  Finish();
+}
+
+// torch's objects and the attribute names the reader needs, found (and interned) once.
+struct Torch {
+  py::object strided;
+  std::vector<std::pair<py::object, aclDataType>> dtypes;
+  PyObject *is_cpu, *layout, *is_neg, *dtype, *data_ptr, *shape, *stride;
+};
+const Torch& TheTorch() {
+  static const Torch* torch = [] {
+    py::module_ t = py::module_::import("torch");
+    auto* names = new Torch{t.attr("strided"), {}, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+    const std::pair<const char*, aclDataType> dtypes[] = {
+        {"float32", ACL_FLOAT}, {"float16", ACL_FLOAT16}, {"bfloat16", ACL_BF16},       {"float64", ACL_DOUBLE},
+        {"int8", ACL_INT8},     {"uint8", ACL_UINT8},     {"int16", ACL_INT16},         {"int32", ACL_INT32},
+        {"int64", ACL_INT64},   {"bool", ACL_BOOL},       {"complex64", ACL_COMPLEX64}, {"complex128", ACL_COMPLEX128}};
+    for (const auto& d : dtypes) names->dtypes.emplace_back(t.attr(d.first), d.second);
+    names->is_cpu = PyUnicode_InternFromString("is_cpu");
+    names->layout = PyUnicode_InternFromString("layout");
+    names->is_neg = PyUnicode_InternFromString("is_neg");
+    names->dtype = PyUnicode_InternFromString("dtype");
+    names->data_ptr = PyUnicode_InternFromString("data_ptr");
+    names->shape = PyUnicode_InternFromString("shape");
+    names->stride = PyUnicode_InternFromString("stride");
+    return names;
+  }();
+  return *torch;
+}
+
+py::object Attribute(py::handle obj, PyObject* name) {
+  PyObject* value = PyObject_GetAttr(obj.ptr(), name);
+  if (value == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(value);
+}
+
+py::object CallMethod(py::handle obj, PyObject* name) {
+  PyObject* value = PyObject_CallMethodNoArgs(obj.ptr(), name);
+  if (value == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(value);
+}
+
+// A torch tensor read through its own accessors: cheaper than a DLPack capsule per call.
+void Operand::FromTorch(py::handle obj, bool output) {
+  const Torch& torch = TheTorch();
+  py::handle tensor = obj;
+  if (!Attribute(obj, torch.is_cpu).is(py::handle(Py_True))) {
+    Throw(PyExc_ValueError, std::string(name_) + " is on " + std::string(py::str(obj.attr("device"))) +
+                                "; aclnn_cpu computes on the CPU (move it there: .cpu())");
+  }
+  if (!Attribute(obj, torch.layout).is(torch.strided)) {
+    Throw(PyExc_TypeError, std::string(name_) + " has layout " + std::string(py::str(obj.attr("layout"))) +
+                               "; aclnn_cpu takes strided (dense) tensors");
+  }
+  if (CallMethod(obj, torch.is_neg).is(py::handle(Py_True))) {
+    // A lazily negated view (a real one: the .imag of a conjugate): its memory holds -values.
+    // (A conjugate view is complex, a dtype the operators refuse before reading anything.)
+    if (output) Throw(PyExc_ValueError, std::string(name_) + " is a lazily negated view; out= cannot be");
+    keep_ = obj.attr("resolve_neg")();
+    tensor = keep_;
+  }
+  const py::object dtype = Attribute(tensor, torch.dtype);
+  for (const auto& d : torch.dtypes) {
+    if (dtype.is(d.first)) dtype_ = d.second;
+  }
+  if (dtype_ == ACL_DT_UNDEFINED) {
+    Throw(PyExc_TypeError,
+          std::string(name_) + " has dtype " + std::string(py::str(dtype)) + ", which no aclDataType describes");
+  }
+  element_size_ = static_cast<int64_t>(aclDataTypeSize(dtype_));
+  data_ = reinterpret_cast<char*>(PyLong_AsVoidPtr(CallMethod(tensor, torch.data_ptr).ptr()));
+  const py::object shape = Attribute(tensor, torch.shape);
+  const py::object strides = CallMethod(tensor, torch.stride);
+  const Py_ssize_t rank = PyTuple_Size(shape.ptr());
+  if (rank < 0 || PyTuple_Size(strides.ptr()) != rank) throw py::error_already_set();
+  shape_.resize(static_cast<size_t>(rank));
+  strides_.resize(static_cast<size_t>(rank));
+  for (Py_ssize_t i = 0; i < rank; ++i) {
+    shape_[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(shape.ptr(), i));
+    strides_[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(strides.ptr(), i));
+  }
+  if (PyErr_Occurred()) throw py::error_already_set();
   Finish();
 }
 
@@ -172,7 +281,7 @@ void Operand::FromDlpack(py::object capsule) {
   }
   managed_ = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
   PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // ours now: its deleter runs in ~Operand
-  capsule_ = std::move(capsule);
+  keep_ = std::move(capsule);
   const DLTensor& t = managed_->dl_tensor;
   if (t.device.device_type != kDlpackCpu) {
     Throw(PyExc_ValueError, std::string(name_) + " is on DLPack device type " + std::to_string(t.device.device_type) +
@@ -186,12 +295,16 @@ void Operand::FromDlpack(py::object capsule) {
   }
   element_size_ = t.dtype.bits / 8;
   data_ = static_cast<char*>(t.data) + t.byte_offset;
-  shape_.assign(t.shape, t.shape + t.ndim);
+  shape_.assign(t.shape, static_cast<size_t>(t.ndim));
   if (t.strides != nullptr) {
-    strides_.assign(t.strides, t.strides + t.ndim);
-  } else {
-    strides_.assign(static_cast<size_t>(t.ndim), 1);
-    for (int i = t.ndim - 2; i >= 0; --i) strides_[i] = strides_[i + 1] * shape_[i + 1];
+    strides_.assign(t.strides, static_cast<size_t>(t.ndim));
+  } else {  // row-major
+    strides_.resize(static_cast<size_t>(t.ndim));
+    int64_t stride = 1;
+    for (int i = t.ndim - 1; i >= 0; --i) {
+      strides_[i] = stride;
+      stride *= shape_[i];
+    }
   }
   Finish();
 }
@@ -207,11 +320,6 @@ void Operand::Finish() {
   for (size_t i = 0; i < shape_.size(); ++i) {
     if (strides_[i] > 0) storage_elements_ += (shape_[i] - 1) * strides_[i];
   }
-}
-
-Operand::~Operand() {
-  if (has_buffer_) PyBuffer_Release(&buffer_);
-  if (managed_ != nullptr && managed_->deleter != nullptr) managed_->deleter(managed_);
 }
 
 }  // namespace aclnn_py

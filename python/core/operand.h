@@ -5,8 +5,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "acl/acl_base.h"
@@ -43,38 +43,80 @@ struct DLManagedTensor {
   void (*deleter)(DLManagedTensor* self);
 };
 
+// A shape or strides: up to 8 dims (every rank the operators take) in place, more on the heap.
+class Dims {
+ public:
+  void assign(const int64_t* first, size_t count) {
+    resize(count);
+    for (size_t i = 0; i < count; ++i) data_[i] = first[i];
+  }
+  void resize(size_t count) {
+    if (count > kInPlace) {
+      heap_.resize(count);
+      data_ = heap_.data();
+    } else {
+      data_ = in_place_;
+    }
+    size_ = count;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  int64_t* data() { return data_; }
+  const int64_t* data() const { return data_; }
+  int64_t& operator[](size_t i) { return data_[i]; }
+  int64_t operator[](size_t i) const { return data_[i]; }
+  const int64_t* begin() const { return data_; }
+  const int64_t* end() const { return data_ + size_; }
+  Dims() = default;
+  Dims(const Dims& other) { assign(other.data(), other.size()); }
+  Dims& operator=(const Dims& other) {
+    if (this != &other) assign(other.data(), other.size());
+    return *this;
+  }
+
+ private:
+  static constexpr size_t kInPlace = 8;
+  int64_t in_place_[kInPlace];
+  std::vector<int64_t> heap_;
+  int64_t* data_ = in_place_;
+  size_t size_ = 0;
+};
+
 class Operand {
  public:
+  Operand() = default;
+  ~Operand() { Release(); }  // with the GIL held
+  Operand(const Operand&) = delete;
+  Operand& operator=(const Operand&) = delete;
+
   // Reads obj (the argument called name). An input whose strides the C API cannot describe
   // (negative, or not whole elements) is read from a contiguous copy; an output must be writable
   // and describable. bf16_bits: uint16 elements hold bfloat16 bits. Raises TypeError or
   // ValueError with a sentence that names the argument.
-  static std::unique_ptr<Operand> Read(const char* name, py::handle obj, bool output, bool bf16_bits);
-  ~Operand();  // with the GIL held
-  Operand(const Operand&) = delete;
-  Operand& operator=(const Operand&) = delete;
+  void Read(const char* name, py::handle obj, bool output, bool bf16_bits);
 
   const char* name() const { return name_; }
   Kind kind() const { return kind_; }
   aclDataType dtype() const { return dtype_; }
-  const std::vector<int64_t>& shape() const { return shape_; }
-  const std::vector<int64_t>& strides() const { return strides_; }  // in elements, none negative
-  char* data() const { return data_; }                              // the first element
-  int64_t storage_elements() const { return storage_elements_; }    // 0 when empty
+  const Dims& shape() const { return shape_; }
+  const Dims& strides() const { return strides_; }                // in elements, none negative
+  char* data() const { return data_; }                            // the first element
+  int64_t storage_elements() const { return storage_elements_; }  // 0 when empty
   int64_t element_size() const { return element_size_; }
 
  private:
-  explicit Operand(const char* name) : name_(name) {}
   void Load(py::handle obj, bool output, bool bf16_bits);
   void FromBuffer(py::handle obj, bool output, bool bf16_bits);
+  void FromTorch(py::handle obj, bool output);
   void FromDlpack(py::object capsule);
   void Finish();
+  void Release();  // what Load took: the buffer, the DLPack tensor
 
-  const char* name_;
+  const char* name_ = "";
   Kind kind_ = Kind::kOther;
   aclDataType dtype_ = ACL_DT_UNDEFINED;
-  std::vector<int64_t> shape_;
-  std::vector<int64_t> strides_;
+  Dims shape_;
+  Dims strides_;
   char* data_ = nullptr;
   int64_t element_size_ = 0;
   int64_t storage_elements_ = 0;
@@ -82,7 +124,7 @@ class Operand {
   Py_buffer buffer_{};
   bool has_buffer_ = false;
   DLManagedTensor* managed_ = nullptr;
-  py::object capsule_;
+  py::object keep_;  // a DLPack capsule, or a resolved copy of a torch view
 };
 
 // Whether obj is a torch.Tensor (false while torch was never imported).

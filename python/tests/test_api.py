@@ -77,6 +77,16 @@ def test_torch_in_torch_out_contiguous_or_not_and_requiring_grad():
     assert ref.same_bits(out.numpy(), expected)
 
 
+def test_torch_lazily_negated_views_are_read_by_value():
+    z = torch.complex(torch.randn(6), torch.randn(6))
+    negated = z.conj().imag  # a float32 view whose memory holds the opposite values
+    assert negated.is_neg()
+    out = aclnn_cpu.mse_loss(negated, torch.ones(6), "none")
+    assert torch.equal(out, (negated.resolve_neg() - 1) ** 2)
+    with pytest.raises(ValueError, match="negated"):
+        aclnn_cpu.mse_loss(torch.ones(6), torch.ones(6), "none", out=negated)
+
+
 @pytest.mark.parametrize("torch_dtype,name", [(torch.bfloat16, "bfloat16"), (torch.float16, "float16")])
 def test_torch_half_types(torch_dtype, name):
     x, y = torch.randn(5, 7).to(torch_dtype), torch.randn(5, 7).to(torch_dtype)
@@ -232,6 +242,8 @@ def test_an_out_that_overlaps_itself_is_the_c_apis_error():
         (lambda: aclnn_cpu.mse_loss(np.zeros(2, ">f4"), np.zeros(2, np.float32)), ValueError, ["self", "byte order"]),
         (lambda: aclnn_cpu.mse_loss(np.zeros(2, "U1"), np.zeros(2, np.float32)), TypeError, ["self"]),
         (lambda: aclnn_cpu.mse_loss_backward(np.zeros(1, np.float32), np.zeros(1, np.float32)), TypeError, ["target"]),
+        (lambda: aclnn_cpu.mse_loss(torch.empty(3, device="meta"), torch.zeros(3)), ValueError, ["self", "meta", "CPU"]),
+        (lambda: aclnn_cpu.mse_loss(torch.zeros(3), torch.zeros(3).to_sparse()), TypeError, ["target", "layout"]),
     ],
 )
 def test_wrong_python_arguments_name_the_argument(call, kind, words):

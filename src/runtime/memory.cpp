@@ -26,9 +26,16 @@ constexpr size_t kDeviceAlignment = 64;
 constexpr size_t kHugePage = size_t{2} << 20;
 constexpr uintptr_t kHostRegisterAlignment = 4096;  // "4K page aligned" (CANN's aclrtHostRegister)
 
+// Allocations and registrations are kept apart: on an NPU, device memory and host memory are
+// different address spaces, so a host registration never meets an aclrtMalloc allocation there
+// (CANN checks registrations against each other only: register_memory.cc). Here both are host
+// memory and may share a page, so each map is free of overlaps on its own.
+using RangeMap = std::map<uintptr_t, std::shared_ptr<Allocation>>;  // by base address
+
 struct Registry {
   std::mutex mutex;
-  std::map<uintptr_t, std::shared_ptr<Allocation>> device;  // keyed by base address
+  RangeMap device;      // aclrtMalloc
+  RangeMap registered;  // aclrtHostRegister
   std::unordered_set<void*> host;
 };
 
@@ -43,19 +50,25 @@ bool Holds(const Allocation& allocation, uintptr_t address, uint64_t bytes) {
   return address >= base && address - base < allocation.size && bytes <= allocation.size - (address - base);
 }
 
-// The allocation that holds [address, address + bytes), or null.
-std::shared_ptr<Allocation> FindLocked(const Registry& registry, uintptr_t address, uint64_t bytes) {
-  auto it = registry.device.upper_bound(address);
-  if (it == registry.device.begin()) return nullptr;
+// The entry of ranges that holds [address, address + bytes), or null.
+std::shared_ptr<Allocation> FindIn(const RangeMap& ranges, uintptr_t address, uint64_t bytes) {
+  auto it = ranges.upper_bound(address);
+  if (it == ranges.begin()) return nullptr;
   --it;
   return Holds(*it->second, address, bytes) ? it->second : nullptr;
 }
 
-// Whether any recorded range (an allocation or a registration) overlaps [address, address + bytes).
-bool OverlapsLocked(const Registry& registry, uintptr_t address, uint64_t bytes) {
-  auto next = registry.device.lower_bound(address);
-  if (next != registry.device.end() && next->first - address < bytes) return true;
-  if (next == registry.device.begin()) return false;
+// The allocation (else the registered range) that holds [address, address + bytes), or null.
+std::shared_ptr<Allocation> FindLocked(const Registry& registry, uintptr_t address, uint64_t bytes) {
+  std::shared_ptr<Allocation> found = FindIn(registry.device, address, bytes);
+  return found ? found : FindIn(registry.registered, address, bytes);
+}
+
+// Whether any entry of ranges overlaps [address, address + bytes).
+bool OverlapsIn(const RangeMap& ranges, uintptr_t address, uint64_t bytes) {
+  auto next = ranges.lower_bound(address);
+  if (next != ranges.end() && next->first - address < bytes) return true;
+  if (next == ranges.begin()) return false;
   const Allocation& before = *std::prev(next)->second;
   return address - reinterpret_cast<uintptr_t>(before.base) < before.size;
 }
@@ -252,7 +265,9 @@ void WaitUntilUnused(Allocation& allocation) {
 
 void Retire(Allocation& allocation) {
   allocation.live.store(false);  // no new pins; then wait for those taken
-  WaitUntilUnused(allocation);   // queued work and copies that use it end first
+  // (A pin counts first, then looks at live: seeing no pins after clearing live, none can come.)
+  if (allocation.AllPins() == 0) return;
+  WaitUntilUnused(allocation);  // queued work and copies that use it end first
 }
 
 }  // namespace aclcpu
@@ -319,9 +334,10 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
     {
       std::lock_guard<std::mutex> lock(registry.mutex);
       auto it = registry.device.find(reinterpret_cast<uintptr_t>(devPtr));
-      if (it == registry.device.end() || it->second->registered) {
+      if (it == registry.device.end()) {
+        const bool registered = registry.registered.count(reinterpret_cast<uintptr_t>(devPtr)) != 0;
         SetRecentError("aclrtFree: " + aclcpu::Hex(devPtr) + " is not the start of a live aclrtMalloc allocation" +
-                       (it == registry.device.end() ? "" : " (it is registered host memory: aclrtHostUnregister)"));
+                       (registered ? " (it is registered host memory: aclrtHostUnregister)" : ""));
         return ACL_ERROR_INVALID_PARAM;
       }
       allocation = std::move(it->second);
@@ -407,12 +423,12 @@ ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHo
     aclcpu::Registry& registry = aclcpu::TheRegistry();
     {
       std::lock_guard<std::mutex> lock(registry.mutex);
-      if (aclcpu::OverlapsLocked(registry, address, size)) {
+      if (aclcpu::OverlapsIn(registry.registered, address, size)) {
         SetRecentError("aclrtHostRegister: " + aclcpu::Hex(ptr) + " + " + std::to_string(size) +
-                       " bytes overlaps a registered range or an aclrtMalloc allocation");
+                       " bytes overlaps a registered range");
         return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
       }
-      registry.device.emplace(address, std::move(allocation));
+      registry.registered.emplace(address, std::move(allocation));
     }
     *devPtr = ptr;
     return ACL_SUCCESS;
@@ -429,14 +445,15 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr) {
     std::shared_ptr<aclcpu::Allocation> allocation;
     {
       std::lock_guard<std::mutex> lock(registry.mutex);
-      auto it = registry.device.find(reinterpret_cast<uintptr_t>(ptr));
-      if (it == registry.device.end() || !it->second->registered) {
+      auto it = registry.registered.find(reinterpret_cast<uintptr_t>(ptr));
+      if (it == registry.registered.end()) {
+        const bool allocated = registry.device.count(reinterpret_cast<uintptr_t>(ptr)) != 0;
         SetRecentError("aclrtHostUnregister: " + aclcpu::Hex(ptr) + " is not the start of a registered range" +
-                       (it == registry.device.end() ? "" : " (it is an aclrtMalloc allocation: aclrtFree)"));
+                       (allocated ? " (it is an aclrtMalloc allocation: aclrtFree)" : ""));
         return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
       }
       allocation = std::move(it->second);
-      registry.device.erase(it);
+      registry.registered.erase(it);
     }
     aclcpu::Retire(*allocation);  // the memory stays the caller's
     return ACL_SUCCESS;

@@ -82,6 +82,14 @@ TEST(HostRegister, RangesMayNotOverlapAndEndWhereTheyStarted) {
   ASSERT_EQ(aclrtMalloc(&allocation, 100, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
   EXPECT_FAILS(aclrtHostUnregister(allocation), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "aclrtMalloc allocation");
   EXPECT_FAILS(aclrtFree(pages.at(kPage)), ACL_ERROR_INVALID_PARAM, "aclrtHostUnregister");
+  // Host pages may hold an aclrtMalloc allocation here (on an NPU device memory is another address
+  // space, so registrations are checked against each other only): both stay usable.
+  const uintptr_t page_of_allocation = reinterpret_cast<uintptr_t>(allocation) / kPage * kPage;
+  ASSERT_EQ(aclrtHostRegister(reinterpret_cast<void*>(page_of_allocation), kPage, ACL_HOST_REGISTER_MAPPED, &other),
+            ACL_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclrtMemset(allocation, 100, 7, 100), ACL_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclrtHostUnregister(reinterpret_cast<void*>(page_of_allocation)), ACL_SUCCESS);
   EXPECT_EQ(aclrtFree(allocation), ACL_SUCCESS);
   for (size_t page : {size_t{0}, size_t{1}, size_t{3}}) {
     EXPECT_EQ(aclrtHostUnregister(pages.at(page * kPage)), ACL_SUCCESS) << aclGetRecentErrMsg();
