@@ -47,34 +47,21 @@ aclDataType FormatDtype(const char* format, bool bf16_bits, bool* foreign_order)
 }
 
 aclDataType DlpackDtype(const DLDataType& type) {
+  struct Entry {
+    uint8_t code, bits;
+    aclDataType dtype;
+  };
+  static const Entry kTable[] = {
+      {kDlpackFloat, 32, ACL_FLOAT}, {kDlpackFloat, 16, ACL_FLOAT16},     {kDlpackFloat, 64, ACL_DOUBLE},
+      {kDlpackBfloat, 16, ACL_BF16}, {kDlpackInt, 8, ACL_INT8},           {kDlpackInt, 16, ACL_INT16},
+      {kDlpackInt, 32, ACL_INT32},   {kDlpackInt, 64, ACL_INT64},         {kDlpackUInt, 8, ACL_UINT8},
+      {kDlpackUInt, 16, ACL_UINT16}, {kDlpackUInt, 32, ACL_UINT32},       {kDlpackUInt, 64, ACL_UINT64},
+      {kDlpackBool, 8, ACL_BOOL},    {kDlpackComplex, 64, ACL_COMPLEX64}, {kDlpackComplex, 128, ACL_COMPLEX128}};
   if (type.lanes != 1) return ACL_DT_UNDEFINED;
-  switch (type.code) {
-    case kDlpackFloat:
-      return type.bits == 32   ? ACL_FLOAT
-             : type.bits == 16 ? ACL_FLOAT16
-             : type.bits == 64 ? ACL_DOUBLE
-                               : ACL_DT_UNDEFINED;
-    case kDlpackBfloat:
-      return type.bits == 16 ? ACL_BF16 : ACL_DT_UNDEFINED;
-    case kDlpackInt:
-      return type.bits == 8    ? ACL_INT8
-             : type.bits == 16 ? ACL_INT16
-             : type.bits == 32 ? ACL_INT32
-             : type.bits == 64 ? ACL_INT64
-                               : ACL_DT_UNDEFINED;
-    case kDlpackUInt:
-      return type.bits == 8    ? ACL_UINT8
-             : type.bits == 16 ? ACL_UINT16
-             : type.bits == 32 ? ACL_UINT32
-             : type.bits == 64 ? ACL_UINT64
-                               : ACL_DT_UNDEFINED;
-    case kDlpackBool:
-      return type.bits == 8 ? ACL_BOOL : ACL_DT_UNDEFINED;
-    case kDlpackComplex:
-      return type.bits == 64 ? ACL_COMPLEX64 : type.bits == 128 ? ACL_COMPLEX128 : ACL_DT_UNDEFINED;
-    default:
-      return ACL_DT_UNDEFINED;
+  for (const Entry& e : kTable) {
+    if (e.code == type.code && e.bits == type.bits) return e.dtype;
   }
+  return ACL_DT_UNDEFINED;
 }
 
 // numpy's attributes the binding uses, looked up once (an import per call costs more than a call).
