@@ -116,8 +116,20 @@ ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
  * types and for every other value (CANN's default), the 4- and 6-bit float types included. */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
-/* The name of the SoC this runtime stands for: "Ascend910B3" unless the environment variable
- * ACLNN_CPU_SOC_NAME names another (read once). Never null. */
+/* The system options aclrtSetSysParamOpt sets. ACL_OPT_DETERMINISTIC: 0 off (the default), 1
+ * deterministic, 2 strong consistency, 3 batch consistency; every result here is deterministic
+ * whatever its value. (Value 2 of the option list, ACL_OPT_STRONG_CONSISTENCY, is deprecated in
+ * CANN for ACL_OPT_DETERMINISTIC with value 2.) */
+typedef enum {
+  ACL_OPT_DETERMINISTIC = 0,
+  ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
+  ACL_OPT_STRONG_CONSISTENCY = 2,
+  ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
+} aclSysParamOpt;
+
+/* The name of the SoC whose kernels this runtime computes as: "Ascend910B3" unless the environment
+ * variable ACLNN_CPU_SOC_NAME names another of the parts aclnn-cpu knows (read once); NULL when it
+ * names none (aclInit then fails with the list of known names). */
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
 
 #ifdef __cplusplus

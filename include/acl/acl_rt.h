@@ -94,6 +94,13 @@ ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
 /* The thread's current context: the one it set or created last, else the device's default one. */
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext* context);
 
+/* ---- system options (aclSysParamOpt) for this process ----------------------------------------- */
+/* A value the option takes (ACL_OPT_DETERMINISTIC: 0 to 3; the others 0 or 1), else
+ * ACL_ERROR_RT_PARAM_INVALID; an opt that is no aclSysParamOpt: ACL_ERROR_INVALID_PARAM. */
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+/* The value set last; 0 for an option never set. */
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value);
+
 /* ---- the device --------------------------------------------------------------------------- */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);

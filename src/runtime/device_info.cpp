@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -13,8 +14,6 @@
 
 namespace aclcpu {
 namespace {
-
-const char kDefaultSocName[] = "Ascend910B3";
 
 int64_t AvailableCpus() {
   cpu_set_t set;
@@ -33,6 +32,22 @@ int64_t LastLevelCacheBytes() {
   return std::max({Sysconf(_SC_LEVEL3_CACHE_SIZE), Sysconf(_SC_LEVEL2_CACHE_SIZE), Sysconf(_SC_LEVEL1_DCACHE_SIZE)});
 }
 
+// The process's system options (aclSysParamOpt), 0 until set. Nothing here computes differently
+// for them: every kernel is deterministic (and ops-nn's aclnnMseLossBackward is by default).
+std::atomic<int64_t>* SysParamOpts() {
+  static std::atomic<int64_t> options[ACL_OPT_ENABLE_KERNEL_EARLY_START + 1] = {};
+  return options;
+}
+
+// The options the process-level functions take (CANN's acl layer, aclrt_impl/context.cpp).
+aclError CheckSysParamOpt(const char* api, int option) {
+  if (option >= ACL_OPT_DETERMINISTIC && option <= ACL_OPT_ENABLE_KERNEL_EARLY_START) return ACL_SUCCESS;
+  SetRecentError(std::string(api) + ": opt " + std::to_string(option) +
+                 " is invalid; expected ACL_OPT_DETERMINISTIC(0), ACL_OPT_ENABLE_DEBUG_KERNEL(1), "
+                 "ACL_OPT_STRONG_CONSISTENCY(2) or ACL_OPT_ENABLE_KERNEL_EARLY_START(3)");
+  return ACL_ERROR_INVALID_PARAM;
+}
+
 }  // namespace
 }  // namespace aclcpu
 
@@ -42,11 +57,38 @@ using aclcpu::SetRecentError;
 extern "C" {
 
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void) {
-  static const std::string* name = [] {
-    const char* chosen = std::getenv("ACLNN_CPU_SOC_NAME");
-    return new std::string(chosen != nullptr && chosen[0] != '\0' ? chosen : aclcpu::kDefaultSocName);
-  }();
-  return name->c_str();
+  // Null, as CANN's when it cannot tell, for a name no profile has (aclInit refuses it too).
+  const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile();
+  return profile != nullptr ? profile->name : nullptr;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  return Guarded("aclrtSetSysParamOpt", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    const int option = aclcpu::EnumBits(opt);
+    if (aclError code = aclcpu::CheckSysParamOpt("aclrtSetSysParamOpt", option)) return code;
+    // As CANN's runtime (api_c.cc): the deterministic level is 0 to 3, the other options 0 or 1.
+    const int64_t limit = option == ACL_OPT_DETERMINISTIC ? 4 : 2;
+    if (value < 0 || value >= limit) {
+      SetRecentError("aclrtSetSysParamOpt: value " + std::to_string(value) + " of option " + std::to_string(option) +
+                     " is out of range; expected 0 to " + std::to_string(limit - 1));
+      return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    aclcpu::SysParamOpts()[option].store(value);
+    return ACL_SUCCESS;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  return Guarded("aclrtGetSysParamOpt", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
+    if (value == nullptr) {
+      SetRecentError("aclrtGetSysParamOpt: value is null");
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    const int option = aclcpu::EnumBits(opt);
+    if (aclError code = aclcpu::CheckSysParamOpt("aclrtGetSysParamOpt", option)) return code;
+    *value = aclcpu::SysParamOpts()[option].load();
+    return ACL_SUCCESS;
+  });
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {

@@ -220,6 +220,10 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath) {
         return ACL_ERROR_INVALID_FILE;
       }
     }
+    if (aclcpu::CurrentSocProfile() == nullptr) {  // the kernels' numbers depend on the SoC
+      SetRecentError(aclcpu::UnknownSocMessage("aclInit"));
+      return ACL_ERROR_INVALID_PARAM;
+    }
     aclcpu::Runtime& rt = aclcpu::TheRuntime();
     std::lock_guard<std::mutex> lock(rt.mutex);
     if (rt.initialized) {

@@ -36,6 +36,30 @@ ACLCPU_API bool IsDataType(int dtype);
 // (aclDataTypeSize follows CANN's own rule, which differs for the sub-byte types and unknowns.)
 ACLCPU_API size_t DataTypeSize(int dtype);
 
+// ---- the SoC this runtime stands for (soc_profiles.cpp) -------------------------------------------
+// The families ops-nn's l0 layer tells apart (op::SocVersion) when it picks a kernel.
+enum class SocFamily { kAscend910B, kAscend910_93, kAscend950, kAscend310P };
+
+// What tilings and the aclnn layer read about a part, each figure from the part's platform ini.
+struct SocProfile {
+  const char* name;      // as aclrtGetSocName gives it
+  SocFamily family;      // Short_SoC_version
+  int npu_arch;          // NpuArch: 2201 (A2/A3), 3510 (950), 2002 (310P)
+  int64_t vector_cores;  // PlatformAscendC::GetCoreNumAiv()
+  int64_t ub_bytes;      // PlatformAscendC::GetCoreMemSize(UB)
+  bool bf16;             // the aclnn layer's dtype lists include BF16
+};
+
+// The profile of a SoC name, or null for a name no profile has.
+ACLCPU_API const SocProfile* FindSocProfile(const char* name);
+// The name ACLNN_CPU_SOC_NAME asks for (read once), or the default, Ascend910B3.
+ACLCPU_API const char* RequestedSocName();
+// The profile of RequestedSocName(); null when it names no known SoC (aclInit then refuses).
+ACLCPU_API const SocProfile* CurrentSocProfile();
+// "<api>: ACLNN_CPU_SOC_NAME "X" is not a SoC aclnn-cpu knows; the known ones are ...".
+ACLCPU_API std::string UnknownSocMessage(const char* api);
+ACLCPU_API const char* SocFamilyName(SocFamily family);
+
 // ---- errors and logging ----------------------------------------------------------------------
 enum LogLevel { kLogDebug = 0, kLogInfo = 1, kLogWarning = 2, kLogError = 3, kLogNone = 4 };
 

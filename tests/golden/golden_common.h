@@ -63,6 +63,17 @@ struct View {
   float Value(int64_t index) const { return Widen(dtype, Bits(index)); }
 };
 
+// The NPU whose kernels a result follows: its family (what ops-nn's l0 layer tells apart when it
+// picks a kernel) and the figures the kernels' tilings read. The defaults are Ascend910B3's
+// (hicann/runtime src/platform/platform_config/cann/Ascend910B3.ini: vector_core_cnt 40; ub_size
+// 196608, of which GetCoreMemSize leaves tilings all but 256 bytes on A2/A3).
+struct Npu {
+  enum class Family { k910B, k910_93, k950, k310P };
+  Family family = Family::k910B;
+  int64_t vector_cores = 40;
+  int64_t ub_bytes = 196352;
+};
+
 // The broadcast shape, or false when the shapes do not broadcast.
 bool BroadcastShape(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out);
 

@@ -2,11 +2,26 @@
 
 namespace golden {
 
+float MeanCoefficient(const GradRoute& route, const std::vector<int64_t>& grad_output, const std::vector<int64_t>& self,
+                      const std::vector<int64_t>& target) {
+  // ops-nn loss/mse_loss_grad_v2/op_host/op_api/mse_loss_grad.cpp: MseLossGradV2 only on
+  // ASCEND910B, 910_93 and 310P, for one view shape and one view format of the three.
+  const Npu::Family family = route.npu.family;
+  const bool v2 =
+      !route.kernel_v1 && route.one_format && family != Npu::Family::k950 && self == target && grad_output == target;
+  if (v2) {
+    float reduce_elts = 1.0f;  // a float running product: each step rounded
+    for (int64_t dim : self) reduce_elts = reduce_elts * static_cast<float>(dim);
+    return 1.0f / reduce_elts * 2.0f;
+  }
+  return static_cast<float>(2.0 / static_cast<double>(Count(self)));
+}
+
 void MseLossGrad(const View& grad_output, const View& self, const View& target, int reduction, Dtype out_dtype,
-                 int64_t begin, int64_t end, uint32_t* out_bits) {
+                 int64_t begin, int64_t end, uint32_t* out_bits, const GradRoute& route) {
   std::vector<int64_t> out_shape;
   BroadcastShape({grad_output.shape, self.shape, target.shape}, &out_shape);
-  const float cof = reduction == 1 ? static_cast<float>(2.0 / static_cast<double>(Count(self.shape))) : 2.0f;
+  const float cof = reduction == 1 ? MeanCoefficient(route, grad_output.shape, self.shape, target.shape) : 2.0f;
   BroadcastWalk walk(out_shape, {&self.shape, &target.shape, &grad_output.shape}, begin);
   for (int64_t i = begin; i < end; ++i, walk.Next()) {
     const float x = self.Value(walk.index(0));
@@ -21,14 +36,14 @@ void MseLossGrad(const View& grad_output, const View& self, const View& target, 
   }
 }
 
-Tensor MseLossGrad(const Tensor& grad_output, const Tensor& self, const Tensor& target, int reduction,
-                   Dtype out_dtype) {
+Tensor MseLossGrad(const Tensor& grad_output, const Tensor& self, const Tensor& target, int reduction, Dtype out_dtype,
+                   const GradRoute& route) {
   Tensor out;
   out.dtype = out_dtype;
   if (!BroadcastShape({grad_output.shape, self.shape, target.shape}, &out.shape)) return out;
   out.bits.resize(static_cast<size_t>(Count(out.shape)));
   MseLossGrad(View::Of(grad_output), View::Of(self), View::Of(target), reduction, out_dtype, 0, Count(out.shape),
-              out.bits.data());
+              out.bits.data(), route);
   return out;
 }
 

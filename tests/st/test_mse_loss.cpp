@@ -387,9 +387,12 @@ std::vector<uint32_t> Bits(aclDataType dtype, const std::vector<float>& values) 
 // Runs the API on contiguous tensors holding these values; returns out's values.
 std::vector<float> Compute(bool axis0, int reduction, aclDataType self_dtype, const Shape& self_shape,
                            const std::vector<float>& self_values, aclDataType target_dtype, const Shape& target_shape,
-                           const std::vector<float>& target_values, aclDataType out_dtype) {
+                           const std::vector<float>& target_values, aclDataType out_dtype,
+                           aclFormat format = ACL_FORMAT_ND) {
   DeviceTensor self(self_dtype, self_shape, Layout::kContiguous),
       target(target_dtype, target_shape, Layout::kContiguous);
+  self.SetFormat(format);
+  target.SetFormat(format);
   DeviceTensor out(out_dtype, OutShape(axis0, reduction, self_shape, target_shape), Layout::kContiguous);
   self.Write(Bits(self_dtype, self_values));
   target.Write(Bits(target_dtype, target_values));
@@ -497,9 +500,10 @@ TEST(MseLossExact, Float16OverflowAndRoundingToTheComputeDtype) {
             std::vector<float>{3.130859375f});
 }
 
-// ---- the documented order, observable ------------------------------------------------------
-// Sums in float64 rarely depend on their order once rounded to float32; these values make it
-// decide the result. A column holds 2^30 and 2^6 (d = 2^15 and 8): 2^30 + 2^6 is exactly halfway
+// ---- our reduction's documented order, observable ------------------------------------------
+// aclnnMseLoss reaches it with NCHW inputs (MseLoss V1, whose order on an NPU is not public),
+// aclnnMseLossOut always. Sums in float64 rarely depend on their order once rounded to float32;
+// these values make it decide the result. A column holds 2^30 and 2^6 (d = 2^15 and 8): 2^30 + 2^6 is exactly halfway
 // between two FLOAT values, and ties to even give 2^30. Two tiny losses t (d = 1.2 * 2^-12, so
 // t = 0.72 * 2^-23) each vanish when added to it alone (below half of float64's step 2^-22
 // there), but together (1.44 * 2^-23) they lift it off the tie: 2^30 + 2^7. So the result is
@@ -514,12 +518,15 @@ float SumOfElements(bool axis0, const Shape& shape, const std::vector<std::pair<
                     size_t index = 0) {
   std::vector<float> self(static_cast<size_t>(golden::Count(shape)), 0.0f);
   for (const auto& v : values) self[static_cast<size_t>(v.first)] = v.second;
-  const std::vector<float> result = Compute(axis0, 2, ACL_FLOAT, shape, self, ACL_FLOAT, {}, {0.0f}, ACL_FLOAT);
+  const std::vector<float> result =
+      Compute(axis0, 2, ACL_FLOAT, shape, self, ACL_FLOAT, {}, {0.0f}, ACL_FLOAT, ACL_FORMAT_NCHW);
   DeviceTensor s(ACL_FLOAT, shape, Layout::kContiguous), t(ACL_FLOAT, {}, Layout::kContiguous);
   s.Write(Bits(ACL_FLOAT, self));
   t.Write(Bits(ACL_FLOAT, {0.0f}));
+  golden::LossRoute route;
+  route.nd_formats = false;
   const golden::Tensor expected =
-      golden::MseLoss(s.ToGoldenTensor(), t.ToGoldenTensor(), 2, axis0, golden::Dtype::kFloat32);
+      golden::MseLoss(s.ToGoldenTensor(), t.ToGoldenTensor(), 2, axis0, golden::Dtype::kFloat32, route);
   EXPECT_EQ(result.size(), expected.bits.size());
   if (index >= result.size() || index >= expected.bits.size()) return NAN;
   EXPECT_EQ(result[index], golden::Widen(golden::Dtype::kFloat32, expected.bits[index]));
@@ -580,9 +587,9 @@ class MseLossAliasing : public ::testing::Test {
 
   // Computes the golden from the inputs as they are now, runs, and compares out.
   void RunAndCheck(DeviceTensor& self, DeviceTensor& target, DeviceTensor& out, int reduction, bool axis0,
-                   bool expect_workspace) {
+                   bool expect_workspace, const golden::LossRoute& route = golden::LossRoute()) {
     const golden::Tensor expected = golden::MseLoss(self.ToGoldenTensor(), target.ToGoldenTensor(), reduction, axis0,
-                                                    support::ToGolden(out.dtype()));
+                                                    support::ToGolden(out.dtype()), route);
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(axis0 ? aclnnMseLossOutGetWorkspaceSize(self.get(), target.get(), reduction, out.get(), &workspace_size,
@@ -728,22 +735,33 @@ TEST_F(MseLossAliasing, MseLossOutIntoABroadcastTargetItself) {
 }
 
 TEST_F(MseLossAliasing, MseLossZeroDOutInsideAnInput) {
-  // A 0-d out at an element of self (or of a 0-d target that every loss reads).
-  for (int64_t n : {int64_t{1000}, int64_t{20000}}) {  // one chunk; two (a workspace)
-    for (int reduction : {1, 2}) {
-      void* memory = Allocate(static_cast<size_t>(n) * 4);
-      DeviceTensor self(ACL_FLOAT, {n}, {1}, 0, {n}, memory);
-      DeviceTensor target(ACL_FLOAT, {n}, Layout::kContiguous);
-      DeviceTensor out(ACL_FLOAT, {}, {}, n / 2, {n}, memory);
-      Fill(self, 15);
-      Fill(target, 16);
-      RunAndCheck(self, target, out, reduction, false, n > 16384);
-      DeviceTensor scalar_target(ACL_FLOAT16, {}, Layout::kContiguous);
-      DeviceTensor half_self(ACL_FLOAT16, {n}, Layout::kContiguous);
-      Fill(scalar_target, 17);
-      Fill(half_self, 18);
-      DeviceTensor scalar_out(ACL_FLOAT16, {}, {}, 0, {1}, scalar_target.storage());
-      RunAndCheck(half_self, scalar_target, scalar_out, reduction, false, n > 16384);
+  // A 0-d out at an element of self (or of a 0-d target that every loss reads), on both kernels:
+  // ND inputs reach MSELossV2 (no workspace), NCHW ones MseLoss V1, whose reduction here is ours
+  // (one chunk; two, a workspace).
+  for (aclFormat format : {ACL_FORMAT_ND, ACL_FORMAT_NCHW}) {
+    golden::LossRoute route;
+    route.nd_formats = format == ACL_FORMAT_ND;
+    for (int64_t n : {int64_t{1000}, int64_t{20000}}) {
+      const bool workspace = format != ACL_FORMAT_ND && n > 16384;
+      for (int reduction : {1, 2}) {
+        void* memory = Allocate(static_cast<size_t>(n) * 4);
+        DeviceTensor self(ACL_FLOAT, {n}, {1}, 0, {n}, memory);
+        DeviceTensor target(ACL_FLOAT, {n}, Layout::kContiguous);
+        DeviceTensor out(ACL_FLOAT, {}, {}, n / 2, {n}, memory);
+        self.SetFormat(format);
+        target.SetFormat(format);
+        Fill(self, 15);
+        Fill(target, 16);
+        RunAndCheck(self, target, out, reduction, false, workspace, route);
+        DeviceTensor scalar_target(ACL_FLOAT16, {}, Layout::kContiguous);
+        DeviceTensor half_self(ACL_FLOAT16, {n}, Layout::kContiguous);
+        scalar_target.SetFormat(format);
+        half_self.SetFormat(format);
+        Fill(scalar_target, 17);
+        Fill(half_self, 18);
+        DeviceTensor scalar_out(ACL_FLOAT16, {}, {}, 0, {1}, scalar_target.storage());
+        RunAndCheck(half_self, scalar_target, scalar_out, reduction, false, workspace, route);
+      }
     }
   }
 }

@@ -146,7 +146,11 @@ TEST(MseLossExactReference, MeanAndSumWithinOneUlpOfTheExactValue) {
     std::vector<float> self(static_cast<size_t>(Count(g.self))), target(static_cast<size_t>(Count(g.target)));
     for (float& v : self) v = WideRangeValue(rng);
     for (float& v : target) v = WideRangeValue(rng);
+    // NCHW: aclnnMseLoss reaches MseLoss V1, whose reduction here is ours (MSELossV2's float32
+    // orders: test_npu_routes.cpp).
     auto self_tensor = FloatTensor(g.self, self), target_tensor = FloatTensor(g.target, target);
+    self_tensor->SetFormat(ACL_FORMAT_NCHW);
+    target_tensor->SetFormat(ACL_FORMAT_NCHW);
     // The float32 losses of the broadcast (target broadcasts over self's leading dims here).
     const int64_t n = Count(g.self), t = Count(g.target), rows = g.self.empty() ? 1 : g.self[0];
     const int64_t columns = n / rows;

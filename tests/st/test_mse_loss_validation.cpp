@@ -142,7 +142,7 @@ TEST_F(MseLossValidation, DtypesOfSelfTargetAndOut) {
       auto good = Make({4}), bad_tensor = Make({4}, bad), o = Make({}), bad_out = Make({}, bad);
       EXPECT_FAILS(PhaseOne(api, bad_tensor->get(), good->get(), 1, o->get()), ACLNN_ERR_PARAM_INVALID,
                    std::string(api.phase_one) + ": self dtype " + name +
-                       " is not one the operator computes; expected FLOAT, FLOAT16 or BF16");
+                       " is not one the operator computes on Ascend910B3; expected FLOAT, FLOAT16 or BF16");
       EXPECT_FAILS(PhaseOne(api, good->get(), bad_tensor->get(), 1, o->get()), ACLNN_ERR_PARAM_INVALID,
                    "target dtype " + name + " is not one the operator computes");
       EXPECT_FAILS(PhaseOne(api, good->get(), good->get(), 1, bad_out->get()), ACLNN_ERR_PARAM_INVALID,
@@ -418,11 +418,20 @@ TEST_F(MseLossValidation, AReductionOfNearlyInt64MaxElementsIsPlanned) {
   aclTensor* self = Raw({2, big}, zero_strides, 0, one, ACL_FORMAT_ND, memory);
   aclTensor* target = Raw({}, {}, 1, {2}, ACL_FORMAT_ND, memory);
   auto scalar = Make({});
+  // ND: MSELossV2, its cores' lanes kept without a workspace; NCHW: MseLoss V1, our reduction.
+  aclTensor* self_nchw = Raw({2, big}, zero_strides, 0, one, ACL_FORMAT_NCHW, memory);
+  aclTensor* target_nchw = Raw({}, {}, 1, {2}, ACL_FORMAT_NCHW, memory);
   for (int64_t reduction : {1, 2}) {
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(aclnnMseLossGetWorkspaceSize(self, target, reduction, scalar->get(), &workspace_size, &executor),
               ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(workspace_size, 0u);
+    aclDestroyAclOpExecutor(executor);
+    ASSERT_EQ(
+        aclnnMseLossGetWorkspaceSize(self_nchw, target_nchw, reduction, scalar->get(), &workspace_size, &executor),
+        ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     EXPECT_EQ(workspace_size, uint64_t{1} << 56);  // 2^49 chunks x 16 columns x 8 bytes
     aclDestroyAclOpExecutor(executor);
@@ -604,9 +613,18 @@ TEST_F(MseLossValidation, WorkspaceOfTheReductions) {
       auto o = Make(OutShape(api, reduction, e.shape));
       uint64_t size = 99;
       aclOpExecutor* executor = nullptr;
+      if (!e.axis0) {  // ND: MSELossV2, which keeps its cores' lanes without a workspace
+        PhaseOneOk(api, s->get(), t->get(), reduction, o->get(), &size, &executor);
+        EXPECT_EQ(size, 0u) << api.launch << " " << e.shape[0];
+        aclDestroyAclOpExecutor(executor);
+        s->SetFormat(ACL_FORMAT_NCHW);  // MseLoss V1: our reduction
+        t->SetFormat(ACL_FORMAT_NCHW);
+      }
       PhaseOneOk(api, s->get(), t->get(), reduction, o->get(), &size, &executor);
       EXPECT_EQ(size, e.bytes) << api.launch << " " << e.shape[0];
       aclDestroyAclOpExecutor(executor);
+      s->SetFormat(ACL_FORMAT_ND);
+      t->SetFormat(ACL_FORMAT_ND);
     }
     auto none_out = Make(e.shape);  // the elementwise loss needs no workspace
     uint64_t size = 99;
@@ -621,6 +639,8 @@ TEST_F(MseLossValidation, LaunchWithTooSmallOrNoWorkspace) {
   for (const Api& api : kApis) {
     const Shape shape = api.axis0 ? Shape{2000, 9} : Shape{20000};
     auto s = Make(shape), t = Make(shape), o = Make(OutShape(api, 2, shape));
+    s->SetFormat(ACL_FORMAT_NCHW);  // aclnnMseLoss: MseLoss V1, whose reduction (ours) has a workspace
+    t->SetFormat(ACL_FORMAT_NCHW);
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
     PhaseOneOk(api, s->get(), t->get(), 2, o->get(), &size, &executor);

@@ -107,6 +107,13 @@ DeviceTensor::DeviceTensor(aclDataType dtype, const std::vector<int64_t>& shape,
   if (tensor_ == nullptr) throw std::runtime_error(std::string("aclCreateTensor failed: ") + aclGetRecentErrMsg());
 }
 
+void DeviceTensor::SetFormat(aclFormat format) {
+  if (aclInitTensor(tensor_, shape_.data(), shape_.size(), dtype_, strides_.data(), offset_, format,
+                    storage_dims_.data(), storage_dims_.size(), storage_) != ACLNN_SUCCESS) {
+    throw std::runtime_error(std::string("aclInitTensor failed: ") + aclGetRecentErrMsg());
+  }
+}
+
 DeviceTensor::~DeviceTensor() {
   aclDestroyTensor(tensor_);
   if (owns_storage_ && storage_ != nullptr) aclrtFree(storage_);

@@ -47,6 +47,9 @@ class DeviceTensor {
 
   aclTensor* get() const { return tensor_; }
   void* storage() const { return storage_; }
+  // Describes the tensor anew with another format (aclInitTensor: the same handle). Formats decide
+  // which kernel ops-nn's l0 layer picks (aclnnMseLoss: MSELossV2 for ND and NCL only).
+  void SetFormat(aclFormat format);
   aclDataType dtype() const { return dtype_; }
   const std::vector<int64_t>& shape() const { return shape_; }
   int64_t numel() const;

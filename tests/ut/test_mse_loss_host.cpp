@@ -164,37 +164,42 @@ TEST(MseLossTiling, ReductionStringsMapToTheKernelsNumbers) {
 TEST(MseLossTiling, EveryKeyDecodesToItsVariant) {
   std::set<uint64_t> keys;
   for (auto reduce : {mse::ReduceMode::kNone, mse::ReduceMode::kAll, mse::ReduceMode::kAxis0}) {
-    for (auto mode : {aclcpu::kernel::ScheduleMode::kContiguous, aclcpu::kernel::ScheduleMode::kBroadcast,
-                      aclcpu::kernel::ScheduleMode::kBlocked}) {
-      for (int flags = 0; flags < 8; ++flags) {
-        for (DType predict : kDtypes) {
-          for (DType label : kDtypes) {
-            for (DType store : kDtypes) {
-              mse::KernelKey key;
-              key.reduce = reduce;
-              key.mode = mode;
-              key.stream_stores = (flags & 1) != 0;
-              key.round_losses = (flags & 2) != 0;
-              key.empty = (flags & 4) != 0;
-              key.predict = predict;
-              key.label = label;
-              key.compute = aclcpu::kernel::PromoteTypes(predict, label);
-              key.store = store;
-              const uint64_t encoded = key.Encode();
-              keys.insert(encoded);
-              mse::KernelKey back;
-              ASSERT_TRUE(mse::KernelKey::Decode(encoded, &back)) << encoded;
-              EXPECT_TRUE(back.reduce == reduce && back.mode == mode && back.stream_stores == key.stream_stores &&
-                          back.round_losses == key.round_losses && back.empty == key.empty && back.predict == predict &&
-                          back.label == label && back.compute == key.compute && back.store == store)
-                  << encoded;
+    for (auto order : {mse::ReduceOrder::kFloat64, mse::ReduceOrder::kMseLossV2A2, mse::ReduceOrder::kMseLossV2950}) {
+      if (order != mse::ReduceOrder::kFloat64 && reduce != mse::ReduceMode::kAll) continue;  // only kAll has orders
+      for (auto mode : {aclcpu::kernel::ScheduleMode::kContiguous, aclcpu::kernel::ScheduleMode::kBroadcast,
+                        aclcpu::kernel::ScheduleMode::kBlocked}) {
+        for (int flags = 0; flags < 8; ++flags) {
+          for (DType predict : kDtypes) {
+            for (DType label : kDtypes) {
+              for (DType store : kDtypes) {
+                mse::KernelKey key;
+                key.reduce = reduce;
+                key.order = order;
+                key.mode = mode;
+                key.stream_stores = (flags & 1) != 0;
+                key.round_losses = (flags & 2) != 0;
+                key.empty = (flags & 4) != 0;
+                key.predict = predict;
+                key.label = label;
+                key.compute = aclcpu::kernel::PromoteTypes(predict, label);
+                key.store = store;
+                const uint64_t encoded = key.Encode();
+                keys.insert(encoded);
+                mse::KernelKey back;
+                ASSERT_TRUE(mse::KernelKey::Decode(encoded, &back)) << encoded;
+                EXPECT_TRUE(back.reduce == reduce && back.order == order && back.mode == mode &&
+                            back.stream_stores == key.stream_stores && back.round_losses == key.round_losses &&
+                            back.empty == key.empty && back.predict == predict && back.label == label &&
+                            back.compute == key.compute && back.store == store)
+                    << encoded;
+              }
             }
           }
         }
       }
     }
   }
-  EXPECT_EQ(keys.size(), 3u * 3 * 8 * 27);
+  EXPECT_EQ(keys.size(), 5u * 3 * 8 * 27);  // none, axis0, and all in three orders
 }
 
 TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
@@ -203,19 +208,25 @@ TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
   valid.predict = DType::kFloat16;
   valid.label = DType::kFloat16;
   valid.compute = DType::kFloat16;
-  const uint64_t base = valid.Encode();  // digits: reduce, mode, stream, round, empty, predict, label, compute, store
+  // digits: reduce, order, mode, stream, round, empty, predict, label, compute, store
+  const uint64_t base = valid.Encode();
   mse::KernelKey out;
   ASSERT_TRUE(mse::KernelKey::Decode(base, &out));
-  const uint64_t digit[9] = {100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
-  // Each digit one past its largest value (reduce 3, mode 3, flags 2, dtypes 3).
-  const uint64_t largest[9] = {2, 2, 1, 1, 1, 2, 2, 2, 2};
-  for (int d = 0; d < 9; ++d) {
+  const uint64_t digit[10] = {1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
+  // Each digit one past its largest value (reduce 3, order 3, mode 3, flags 2, dtypes 3).
+  const uint64_t largest[10] = {2, 2, 2, 1, 1, 1, 2, 2, 2, 2};
+  for (int d = 0; d < 10; ++d) {
     const uint64_t current = base / digit[d] % 10;
     const uint64_t bad = base + (largest[d] + 1 - current) * digit[d];
     EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << "digit " << d << ": " << bad;
     const uint64_t nine = base + (9 - current) * digit[d];
     EXPECT_FALSE(mse::KernelKey::Decode(nine, &out)) << "digit " << d << ": " << nine;
   }
+  // An NPU kernel's order for a reduction other than over all elements.
+  mse::KernelKey axis0 = valid;
+  axis0.reduce = mse::ReduceMode::kAxis0;
+  axis0.order = mse::ReduceOrder::kMseLossV2A2;
+  EXPECT_FALSE(mse::KernelKey::Decode(axis0.Encode(), &out));
   // A compute dtype that is not the promotion of predict and label.
   mse::KernelKey wrong = valid;
   wrong.compute = DType::kFloat32;  // FLOAT16 with FLOAT16 computes in FLOAT16
@@ -226,7 +237,7 @@ TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
   wrong.compute = DType::kFloat32;
   EXPECT_TRUE(mse::KernelKey::Decode(wrong.Encode(), &out));
   // More digits than a key has.
-  for (uint64_t bad : {base + uint64_t{1000000000}, uint64_t{10000000000}, uint64_t{UINT64_MAX}}) {
+  for (uint64_t bad : {base + uint64_t{10000000000}, uint64_t{100000000000}, uint64_t{UINT64_MAX}}) {
     EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << bad;
   }
 }
@@ -373,7 +384,7 @@ TEST(MseLossTiling, ReductionPlanDivisorAndWorkspace) {
           Fused(DType::kFloat32, e.shape, DType::kFloat32, e.shape, reduction, e.axis0, DType::kFloat32);
       input.y_aliases_inputs = e.aliases;
       const mse::TilingData data = Tiling(input);
-      const aclcpu::kernel::ReducePlan& plan = data.reduce;
+      const aclcpu::kernel::ReducePlan& plan = std::get<aclcpu::kernel::ReducePlan>(data.plan);
       SCOPED_TRACE(aclcpu::kernel::ShapeToString(e.shape) + (e.axis0 ? " axis0 " : " all ") + reduction);
       EXPECT_EQ(plan.kind, e.axis0 ? aclcpu::kernel::ReduceKind::kAxis0 : aclcpu::kernel::ReduceKind::kAll);
       EXPECT_EQ(plan.rows, e.rows);
@@ -432,6 +443,17 @@ class ReverseRunner final : public aclcpu::kernel::ParallelRunner {
   }
 };
 
+// The golden's route for a tiling input: the order it asks for, on an NPU of its SoC figures.
+golden::LossRoute RouteOf(const mse::TilingInput& input) {
+  golden::LossRoute route;
+  route.kernel_v1 = input.order == mse::ReduceOrder::kFloat64;
+  route.npu.family =
+      input.order == mse::ReduceOrder::kMseLossV2950 ? golden::Npu::Family::k950 : golden::Npu::Family::k910B;
+  route.npu.vector_cores = input.soc.vector_cores;
+  route.npu.ub_bytes = input.soc.ub_bytes;
+  return route;
+}
+
 // Tiles input, runs the kernel on contiguous host buffers, compares y with the golden.
 void RunAgainstGolden(const mse::TilingInput& tiling_input, bool axis0, int reduction, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -443,7 +465,8 @@ void RunAgainstGolden(const mse::TilingInput& tiling_input, bool axis0, int redu
       RandomBits(tiling_input.label.dtype, aclcpu::kernel::Numel(tiling_input.label.shape), rng)};
   const mse::TilingData tiling = Tiling(tiling_input);
   std::vector<char> p = Pack(tiling_input.predict.dtype, predict.bits), l = Pack(tiling_input.label.dtype, label.bits);
-  const golden::Tensor expected = golden::MseLoss(predict, label, reduction, axis0, ToGolden(tiling_input.store_dtype));
+  const golden::Tensor expected =
+      golden::MseLoss(predict, label, reduction, axis0, ToGolden(tiling_input.store_dtype), RouteOf(tiling_input));
   for (int runner_kind = 0; runner_kind < 2; ++runner_kind) {
     std::vector<char> y(expected.bits.size() *
                         static_cast<size_t>(aclcpu::kernel::ElementSize(tiling_input.store_dtype)));
@@ -474,11 +497,20 @@ TEST(MseLossKernel, FusedVariantsMatchTheGolden) {
           SCOPED_TRACE(std::string(aclcpu::kernel::DTypeName(predict)) + " " + aclcpu::kernel::DTypeName(label) + " " +
                        name + (axis0 ? " axis0" : ""));
           const DType store = kDtypes[seed % 3];
-          RunAgainstGolden(Fused(predict, {33, 17}, label, {17}, name, axis0, store), axis0, reduction, seed++);
-          // Several chunks (all: 2 of 16384 elements; over dim 0: 2 of 1024 rows x 2 column blocks).
-          RunAgainstGolden(Fused(predict, {1100, 300}, label, {1100, 300}, name, axis0, store), axis0, reduction,
-                           seed++);
-          if (HasFatalFailure()) return;
+          // Our order; MSELossV2's on A2 and on 950, on 5 cores (a few blocks each, and one core)
+          for (auto order :
+               {mse::ReduceOrder::kFloat64, mse::ReduceOrder::kMseLossV2A2, mse::ReduceOrder::kMseLossV2950}) {
+            mse::TilingInput small = Fused(predict, {33, 17}, label, {17}, name, axis0, store);
+            small.order = order;
+            small.soc = mse::SocFacts{5, order == mse::ReduceOrder::kMseLossV2950 ? 253952 : 196352};
+            RunAgainstGolden(small, axis0, reduction, seed++);
+            // Several chunks (all: 2 of 16384 elements; over dim 0: 2 of 1024 rows x 2 column blocks).
+            mse::TilingInput large = Fused(predict, {1100, 300}, label, {1100, 300}, name, axis0, store);
+            large.order = order;
+            large.soc = small.soc;
+            RunAgainstGolden(large, axis0, reduction, seed++);
+            if (HasFatalFailure()) return;
+          }
         }
       }
     }
@@ -531,7 +563,7 @@ TEST(MseLossKernel, AKeyOfNoKernelRunsNothing) {
   mse::TilingData tiling = Tiling(Fused(DType::kFloat32, {8}, DType::kFloat32, {8}, "sum", false, DType::kFloat32));
   std::vector<float> p(8, 1.0f), l(8, 0.0f), y(1, -1.0f);
   aclcpu::kernel::InlineRunner runner;
-  for (uint64_t bad : {uint64_t{999999999}, uint64_t{3000000000}, tiling.tiling_key + 1000000000}) {
+  for (uint64_t bad : {uint64_t{999999999}, uint64_t{3000000000}, tiling.tiling_key + 10000000000}) {
     mse::TilingData broken = tiling;
     broken.tiling_key = bad;
     EXPECT_FALSE(mse::RunKernel(broken, reinterpret_cast<char*>(p.data()), reinterpret_cast<char*>(l.data()),

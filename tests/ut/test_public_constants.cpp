@@ -223,6 +223,13 @@ TEST(PublicConstants, RuntimePrototypes) {
   EXPECT_PROTOTYPE(aclrtMemset, aclError(*)(void*, size_t, int32_t, size_t));
   EXPECT_PROTOTYPE(aclrtHostRegister, aclError(*)(void*, uint64_t, aclrtHostRegisterType, void**));
   EXPECT_PROTOTYPE(aclrtHostUnregister, aclError(*)(void*));
+  EXPECT_PROTOTYPE(aclrtSetSysParamOpt, aclError(*)(aclSysParamOpt, int64_t));
+  EXPECT_PROTOTYPE(aclrtGetSysParamOpt, aclError(*)(aclSysParamOpt, int64_t*));
+  // aclSysParamOpt (hicann/runtime acl_base_rt.h)
+  EXPECT_EQ(ACL_OPT_DETERMINISTIC, 0);
+  EXPECT_EQ(ACL_OPT_ENABLE_DEBUG_KERNEL, 1);
+  EXPECT_EQ(ACL_OPT_STRONG_CONSISTENCY, 2);
+  EXPECT_EQ(ACL_OPT_ENABLE_KERNEL_EARLY_START, 3);
   EXPECT_PROTOTYPE(aclrtMemcpyAsync, aclError(*)(void*, size_t, const void*, size_t, aclrtMemcpyKind, aclrtStream));
   EXPECT_EQ(sizeof(aclFloat16), 2u);
   EXPECT_TRUE((std::is_same<aclrtContext, void*>::value));

@@ -459,6 +459,28 @@ TEST(RuntimeDevice, DeviceInfoIsTheHosts) {
   EXPECT_EQ(value, 77);
 }
 
+// aclrtSetSysParamOpt / aclrtGetSysParamOpt as CANN's runtime implements them (hicann/runtime
+// src/acl/aclrt_impl/context.cpp, src/runtime/api/api_c.cc): process-wide, 0 until set.
+TEST(RuntimeSysParamOpt, DeterministicLevelsAndTheCodesOfBadValues) {
+  int64_t value = -1;
+  ASSERT_EQ(aclrtGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, &value), ACL_SUCCESS);
+  EXPECT_EQ(value, 0);  // never set here
+  for (int64_t level : {3, 2, 1, 0}) {
+    ASSERT_EQ(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, level), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_SUCCESS);
+    EXPECT_EQ(value, level);
+  }
+  EXPECT_FAILS(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_RT_PARAM_INVALID, "aclrtSetSysParamOpt",
+               "value 4", "0 to 3");
+  EXPECT_FAILS(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, -1), ACL_ERROR_RT_PARAM_INVALID, "value -1");
+  EXPECT_FAILS(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2), ACL_ERROR_RT_PARAM_INVALID, "0 to 1");
+  EXPECT_FAILS(aclrtSetSysParamOpt(static_cast<aclSysParamOpt>(4), 0), ACL_ERROR_INVALID_PARAM, "opt 4");
+  EXPECT_FAILS(aclrtGetSysParamOpt(static_cast<aclSysParamOpt>(-1), &value), ACL_ERROR_INVALID_PARAM, "opt -1");
+  EXPECT_FAILS(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, nullptr), ACL_ERROR_INVALID_PARAM, "value is null");
+  ASSERT_EQ(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_SUCCESS);
+  EXPECT_EQ(value, 0);  // failed calls changed nothing
+}
+
 TEST(RuntimeDevice, SocNameIsAnAtlasA2NameUnlessTheEnvironmentChoosesOne) {
   const char* name = aclrtGetSocName();
   ASSERT_NE(name, nullptr);

@@ -143,8 +143,12 @@ aclnnStatus OutPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction
 
 class Golden final : public GoldenOutput {
  public:
-  Golden(const std::vector<golden::View>& inputs, int reduction, bool axis0, Dtype out_dtype)
-      : GoldenOutput(out_dtype, {}), golden_(inputs[kSelf], inputs[kTarget], reduction, axis0, out_dtype) {
+  // The runner makes ND tensors: aclnnMseLoss reaches MSELossV2 on every SoC.
+  Golden(const std::vector<golden::View>& inputs, int reduction, bool axis0, Dtype out_dtype,
+         const GoldenTarget& target)
+      : GoldenOutput(out_dtype, {}),
+        golden_(inputs[kSelf], inputs[kTarget], reduction, axis0, out_dtype,
+                golden::LossRoute{target.npu, true, target.kernel_level}) {
     set_shape(golden_.shape());
   }
   int64_t PrepareParts() const override { return golden_.parts(); }
@@ -166,7 +170,7 @@ class Unwritten final : public GoldenOutput {
 };
 
 std::unique_ptr<GoldenOutput> MakeGolden(bool axis0, const std::vector<golden::View>& inputs, int64_t reduction,
-                                         Dtype out_dtype, std::string* why) {
+                                         Dtype out_dtype, const GoldenTarget& target, std::string* why) {
   std::vector<int64_t> shape;
   if (!golden::BroadcastShape({inputs[kSelf].shape, inputs[kTarget].shape}, &shape)) {
     *why = "the input shapes do not broadcast";
@@ -181,17 +185,17 @@ std::unique_ptr<GoldenOutput> MakeGolden(bool axis0, const std::vector<golden::V
     shape.erase(shape.begin());
     return std::make_unique<Unwritten>(out_dtype, shape);
   }
-  return std::make_unique<Golden>(inputs, static_cast<int>(reduction), axis0, out_dtype);
+  return std::make_unique<Golden>(inputs, static_cast<int>(reduction), axis0, out_dtype, target);
 }
 
 std::unique_ptr<GoldenOutput> LossGolden(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
-                                         std::string* why) {
-  return MakeGolden(false, inputs, reduction, out_dtype, why);
+                                         const GoldenTarget& target, std::string* why) {
+  return MakeGolden(false, inputs, reduction, out_dtype, target, why);
 }
 
 std::unique_ptr<GoldenOutput> OutGolden(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
-                                        std::string* why) {
-  return MakeGolden(true, inputs, reduction, out_dtype, why);
+                                        const GoldenTarget& target, std::string* why) {
+  return MakeGolden(true, inputs, reduction, out_dtype, target, why);
 }
 
 }  // namespace

@@ -93,19 +93,26 @@ aclnnStatus ApiPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction
 
 class Golden final : public GoldenOutput {
  public:
-  Golden(const std::vector<golden::View>& inputs, int reduction, Dtype out_dtype, std::vector<int64_t> shape)
-      : GoldenOutput(out_dtype, std::move(shape)), inputs_(inputs), reduction_(reduction) {}
+  // The runner makes ND tensors, of one format: the shapes decide the kernel.
+  Golden(const std::vector<golden::View>& inputs, int reduction, Dtype out_dtype, std::vector<int64_t> shape,
+         const GoldenTarget& target)
+      : GoldenOutput(out_dtype, std::move(shape)),
+        inputs_(inputs),
+        reduction_(reduction),
+        route_{target.npu, true, target.kernel_level} {}
   void Compute(int64_t begin, int64_t end, uint32_t* bits) const override {
-    golden::MseLossGrad(inputs_[kGrad], inputs_[kSelf], inputs_[kTarget], reduction_, dtype(), begin, end, bits);
+    golden::MseLossGrad(inputs_[kGrad], inputs_[kSelf], inputs_[kTarget], reduction_, dtype(), begin, end, bits,
+                        route_);
   }
 
  private:
   std::vector<golden::View> inputs_;
   int reduction_;
+  golden::GradRoute route_;
 };
 
 std::unique_ptr<GoldenOutput> MakeGolden(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
-                                         std::string* why) {
+                                         const GoldenTarget& target, std::string* why) {
   std::vector<int64_t> shape;
   if (!golden::BroadcastShape({inputs[kGrad].shape, inputs[kSelf].shape, inputs[kTarget].shape}, &shape)) {
     *why = "the input shapes do not broadcast";
@@ -115,7 +122,7 @@ std::unique_ptr<GoldenOutput> MakeGolden(const std::vector<golden::View>& inputs
     *why = "reduction " + std::to_string(reduction) + " has no golden";
     return nullptr;
   }
-  return std::make_unique<Golden>(inputs, static_cast<int>(reduction), out_dtype, shape);
+  return std::make_unique<Golden>(inputs, static_cast<int>(reduction), out_dtype, shape, target);
 }
 
 }  // namespace

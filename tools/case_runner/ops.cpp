@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "ops/loss/common/loss_reduction.h"
+#include "runtime/runtime_internal.h"
 
 namespace case_runner {
 
@@ -15,6 +16,29 @@ extern const OpInfo kMseLossOutOp;   // op_mse_loss.cpp
 const std::vector<const OpInfo*>& AllOps() {
   static const std::vector<const OpInfo*> ops = {&kMseLossGradOp, &kMseLossOp, &kMseLossOutOp};
   return ops;
+}
+
+golden::Npu RuntimeNpu() {
+  golden::Npu npu;
+  if (const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile()) {
+    switch (profile->family) {
+      case aclcpu::SocFamily::kAscend910B:
+        npu.family = golden::Npu::Family::k910B;
+        break;
+      case aclcpu::SocFamily::kAscend910_93:
+        npu.family = golden::Npu::Family::k910_93;
+        break;
+      case aclcpu::SocFamily::kAscend950:
+        npu.family = golden::Npu::Family::k950;
+        break;
+      case aclcpu::SocFamily::kAscend310P:
+        npu.family = golden::Npu::Family::k310P;
+        break;
+    }
+    npu.vector_cores = profile->vector_cores;
+    npu.ub_bytes = profile->ub_bytes;
+  }
+  return npu;
 }
 
 const OpInfo* FindKernelOp(const std::string& op_name) {

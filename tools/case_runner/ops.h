@@ -50,6 +50,16 @@ class GoldenOutput {
   std::vector<int64_t> shape_;
 };
 
+// Whose numbers a golden gives: the kernel's own (a CSV row runs the kernel as the graph drives it),
+// or the aclnn API's on the NPU the runtime stands for (ACLNN_CPU_SOC_NAME, --soc), whose l0 layer
+// picks the kernel and so its order and constants.
+struct GoldenTarget {
+  bool kernel_level = false;
+  golden::Npu npu;
+};
+// The NPU of the SoC the runtime stands for, in the golden's terms.
+golden::Npu RuntimeNpu();
+
 // An input as the two formats name it.
 struct OperandNames {
   const char* api;     // JSON input name, e.g. "self"
@@ -83,7 +93,7 @@ struct OpInfo {
   // The golden for inputs viewed in place; reduction numbered as the aclnn API numbers it. Null
   // with *why when there is none (shapes that do not broadcast, a reduction outside 0..2).
   std::unique_ptr<GoldenOutput> (*golden)(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
-                                          std::string* why);
+                                          const GoldenTarget& target, std::string* why);
 };
 
 // Every op, in a fixed order.

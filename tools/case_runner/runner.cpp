@@ -674,7 +674,8 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
       problem = "an output came out, but reduction " + reduction_text + " has no golden";
     } else if (!ExpectedOutput(run, &expected_shape, &expected_dtype, &why)) {
       problem = why;
-    } else if (!(golden = c.op->golden(views, reduction, expected_dtype, &why))) {
+    } else if (!(golden = c.op->golden(views, reduction, expected_dtype,
+                                       GoldenTarget{c.level == Case::Level::kKernel, RuntimeNpu()}, &why))) {
       problem = "an output came out, but " + why;
     } else {
       const Tolerance& tolerance = options.tolerance_given || !c.has_tolerance ? options.tolerance : c.tolerance;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <stdexcept>
 #include <utility>
 
@@ -81,6 +82,10 @@ aclnnStatus PhaseOne::Resolve(std::initializer_list<TensorParam> params, const u
                   std::string(params_[i].name) + " is not a live aclTensor (destroyed, or never created)");
     }
   }
+  if ((soc_ = CurrentSocProfile()) == nullptr) {  // aclInit refused it already
+    SetRecentError(UnknownSocMessage(api_));
+    return ACLNN_ERR_RUNTIME_ERROR;
+  }
   return ACLNN_SUCCESS;
 }
 
@@ -91,13 +96,17 @@ kernel::DType PhaseOne::dtype(int param) const {
 }
 
 aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& allowed) const {
+  auto on_soc = [&](kernel::DType d) { return d != kernel::DType::kBFloat16 || soc_->bf16; };
   kernel::DType dtype;
   if (kernel::DTypeFromAcl(tensor(param).dtype, &dtype) &&
-      std::find(allowed.begin(), allowed.end(), dtype) != allowed.end()) {
+      std::find(allowed.begin(), allowed.end(), dtype) != allowed.end() && on_soc(dtype)) {
     return ACLNN_SUCCESS;
   }
+  std::vector<kernel::DType> expected;
+  std::copy_if(allowed.begin(), allowed.end(), std::back_inserter(expected), on_soc);
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
-                                           " is not one the operator computes; expected " + ExpectedList(allowed));
+                                           " is not one the operator computes on " + soc_->name + "; expected " +
+                                           ExpectedList(expected));
 }
 
 aclnnStatus PhaseOne::CheckSameDtype(int param, int reference) const {

@@ -82,19 +82,24 @@ class PhaseOne {
   aclnnStatus Fail(aclnnStatus code, const std::string& message) const;
 
   // Null tensors (161001, in parameter order), then a null workspaceSize or executor (161001), then
-  // handles that name no live tensor (161002).
+  // handles that name no live tensor (161002); then the SoC: 361001 when ACLNN_CPU_SOC_NAME names
+  // none aclnn-cpu knows.
   aclnnStatus Resolve(std::initializer_list<TensorParam> params, const uint64_t* workspace_size,
                       aclOpExecutor* const* executor);
 
+  // The SoC whose kernels the call follows (after Resolve).
+  const SocProfile& soc() const { return *soc_; }
   const aclTensor& tensor(int param) const { return *tensors_[param]; }
+  aclFormat format(int param) const { return tensor(param).format; }
   const char* name(int param) const { return params_[param].name; }
   const std::vector<int64_t>& shape(int param) const { return tensor(param).view_dims; }
   int64_t numel(int param) const { return TensorNumel(tensor(param)); }
   // The engine's dtype of a parameter (after CheckDtype passed for it).
   kernel::DType dtype(int param) const;
 
-  // The parameter's dtype is one of allowed (an op definition's list): else 161002,
-  // "<name> dtype X is not one the operator computes; expected FLOAT, FLOAT16 or BF16".
+  // The parameter's dtype is one of allowed (an op definition's list) that the SoC's aclnn layer
+  // takes -- BF16 only where it has it (ops-nn GetDtypeSupportListV2: not on 310P) -- else 161002,
+  // "<name> dtype X is not one the operator computes on <SoC>; expected FLOAT, FLOAT16 or BF16".
   aclnnStatus CheckDtype(int param, const std::vector<kernel::DType>& allowed) const;
   // 161002 "<name> dtype X differs from <reference> dtype Y".
   aclnnStatus CheckSameDtype(int param, int reference) const;
@@ -142,6 +147,7 @@ class PhaseOne {
 
  private:
   const char* api_;
+  const SocProfile* soc_ = nullptr;
   int count_ = 0;
   TensorParam params_[kMaxParams] = {};
   std::shared_ptr<const aclTensor> tensors_[kMaxParams];  // alive for the call, whoever destroys the handle

@@ -1,8 +1,8 @@
 // aclnnMseLoss and aclnnMseLossOut: the shared aclnn checks (ops/common/op_api), their own rules
-// (reduction, out's shape for each reduction), then definition -> tiling -> an executor whose
-// launch runs the kernel on the stream. The aclnn layer's steps in ops-nn -- cast both inputs to
-// their promotion, broadcast them, compute, (MseLossOut) reduce the "none" loss over dim 0, cast
-// to out's dtype -- are fused into one kernel pass with the same results.
+// (reduction, out's shape for each reduction), the kernel the SoC's l0 layer picks, then
+// definition -> tiling -> an executor whose launch runs the kernel on the stream. The aclnn layer's steps in ops-nn --
+// cast both inputs to their promotion, broadcast them, compute, (MseLossOut) reduce the "none" loss over dim 0, cast to
+// out's dtype -- are fused into one kernel pass with the same results.
 #include "aclnnop/aclnn_mse_loss.h"
 
 #include <string>
@@ -26,6 +26,17 @@ const char kOutPhaseOne[] = "aclnnMseLossOutGetWorkspaceSize";
 
 // The APIs' parameters, in their order.
 enum Param : int { kSelf = 0, kTarget = 1, kOut = 2 };
+
+// The order aclnnMseLoss's mean and sum follow: that of the kernel ops-nn's l0op::MseLoss launches
+// (loss/mse_loss/op_api/mse_loss.cpp). On ASCEND910B, 910_93, 310P and 950 it is MSELossV2 when self
+// and target have one view shape -- always, once the aclnn layer broadcast them -- and one view
+// format, ND or NCL (the formats as the caller gave them: the layer's Contiguous, Cast and
+// BroadcastTo are taken to keep them); else MseLoss V1, whose order is not public on A2/A3 (a TBE
+// kernel's) and not followed here on 950: ours then.
+ReduceOrder KernelOrder(const SocProfile& soc, aclFormat self, aclFormat target) {
+  if (self != target || (self != ACL_FORMAT_ND && self != ACL_FORMAT_NCL)) return ReduceOrder::kFloat64;
+  return soc.family == SocFamily::kAscend950 ? ReduceOrder::kMseLossV2950 : ReduceOrder::kMseLossV2A2;
+}
 
 // axis0: aclnnMseLossOut (mean and sum over dim 0 only); else aclnnMseLoss (over all elements).
 aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self, const aclTensor* target,
@@ -86,6 +97,11 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   tiling_input.fused = true;
   tiling_input.reduce_axis0 = axis0 && !none;
   tiling_input.y_aliases_inputs = call.Overlap(kOut, kSelf) || call.Overlap(kOut, kTarget);
+  // aclnnMseLossOut: MseLoss "none", then ReduceMean / ReduceSum over dim 0, whose order is not
+  // public on A2/A3 (TBE): ours.
+  tiling_input.order =
+      axis0 ? ReduceOrder::kFloat64 : KernelOrder(call.soc(), call.format(kSelf), call.format(kTarget));
+  tiling_input.soc = SocFacts{call.soc().vector_cores, call.soc().ub_bytes};
   tiling_input.platform = kernel::Platform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
   // An elementwise loss reads each input while out is written: inputs sharing bytes with out other
   // than element for element are staged. A reduction writes out after reading (the tiling knows).

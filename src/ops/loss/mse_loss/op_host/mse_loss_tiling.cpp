@@ -38,34 +38,76 @@ bool ReductionFromString(const std::string& text, TilingReduction* reduction) {
   return true;
 }
 
+bool MseLossV2SplitA2(int64_t n, kernel::DType dtype, const SocFacts& soc, kernel::NpuSplit* split) {
+  // Blocks of 32 bytes of the kernel's input dtype; each core 128 blocks at least, the last core
+  // every block left over (and the last, partial block). CoreSplit, UBSplit, TileSplit.
+  constexpr uint64_t kBlockBytes = 32, kBlocksPerCore = 128, kInputQueues = 2, kCastBuffers = 4;
+  const bool fp32 = dtype == kernel::DType::kFloat32;
+  const uint64_t per_block = kBlockBytes / static_cast<uint64_t>(kernel::ElementSize(dtype));
+  const uint64_t total_blocks = static_cast<uint64_t>(n) / per_block;
+  uint64_t cores = static_cast<uint64_t>(soc.vector_cores);
+  if (total_blocks < cores * kBlocksPerCore) cores = (total_blocks + kBlocksPerCore - 1) / kBlocksPerCore;
+  if (cores == 0) cores = 1;
+  const uint64_t blocks_per_core = total_blocks / cores;
+  // A tile: the blocks two input queues take of the UB left after a block per core and one more
+  // (16-bit inputs: and four float32 cast buffers); double buffers when a core has several tiles.
+  if (static_cast<uint64_t>(soc.ub_bytes) <= kBlockBytes * (cores + 1)) return false;
+  auto blocks_per_queue = [&](uint64_t buffers) {
+    const uint64_t ub_blocks = (static_cast<uint64_t>(soc.ub_bytes) - kBlockBytes * (cores + 1)) / kBlockBytes;
+    const uint64_t divisor = fp32 ? kInputQueues * buffers : kInputQueues * buffers + kCastBuffers;
+    return ub_blocks / divisor;
+  };
+  uint64_t per_queue = blocks_per_queue(1);
+  if (per_queue == 0) return false;
+  if (static_cast<uint32_t>(blocks_per_core / per_queue) > 1)
+    per_queue = blocks_per_queue(2);  // (uint32_t, as the tiling)
+  if (per_queue == 0) return false;
+  split->cores = static_cast<int64_t>(cores);
+  split->core_length = static_cast<int64_t>(blocks_per_core * per_block);
+  split->tile_length = static_cast<int64_t>(per_queue * per_block);
+  return true;
+}
+
+kernel::NpuSplit MseLossV2Split950(int64_t n, const SocFacts& soc) {
+  // Each core a multiple of 32 values (GetUbBlockSize, read as a count), the cores needed for
+  // them; tiles of the UB's float32 over 10 buffers (7 for n <= 1024), a multiple of 64.
+  constexpr int64_t kAlign = 32, kTileAlign = 64, kSingleBufferLimit = 1024;
+  const int64_t per_core = (n + soc.vector_cores - 1) / soc.vector_cores;
+  const int64_t core_length = (per_core + kAlign - 1) / kAlign * kAlign;
+  const int64_t buffers = n > kSingleBufferLimit ? 10 : 7;
+  const int64_t tile = soc.ub_bytes / 4 / buffers / kTileAlign * kTileAlign;
+  return kernel::NpuSplit{(n + core_length - 1) / core_length, core_length, tile};
+}
+
 uint64_t KernelKey::Encode() const {
   uint64_t key = static_cast<uint64_t>(reduce);
-  for (uint64_t digit : {static_cast<uint64_t>(mode), uint64_t{stream_stores}, uint64_t{round_losses}, uint64_t{empty},
-                         static_cast<uint64_t>(predict), static_cast<uint64_t>(label), static_cast<uint64_t>(compute),
-                         static_cast<uint64_t>(store)}) {
+  for (uint64_t digit : {static_cast<uint64_t>(order), static_cast<uint64_t>(mode), uint64_t{stream_stores},
+                         uint64_t{round_losses}, uint64_t{empty}, static_cast<uint64_t>(predict),
+                         static_cast<uint64_t>(label), static_cast<uint64_t>(compute), static_cast<uint64_t>(store)}) {
     key = key * 10 + digit;
   }
   return key;
 }
 
 bool KernelKey::Decode(uint64_t key, KernelKey* out) {
-  uint64_t digits[9];
-  for (int i = 8; i >= 0; --i) {
+  uint64_t digits[10];
+  for (int i = 9; i >= 0; --i) {
     digits[i] = key % 10;
     key /= 10;
   }
   KernelKey k;
-  if (key != 0 || digits[0] > 2 || digits[1] > 2 || digits[2] > 1 || digits[3] > 1 || digits[4] > 1 ||
-      !DTypeFromDigit(digits[5], &k.predict) || !DTypeFromDigit(digits[6], &k.label) ||
-      !DTypeFromDigit(digits[7], &k.compute) || !DTypeFromDigit(digits[8], &k.store) ||
-      k.compute != kernel::PromoteTypes(k.predict, k.label)) {
+  if (key != 0 || digits[0] > 2 || digits[1] > 2 || (digits[1] != 0 && digits[0] != 1) || digits[2] > 2 ||
+      digits[3] > 1 || digits[4] > 1 || digits[5] > 1 || !DTypeFromDigit(digits[6], &k.predict) ||
+      !DTypeFromDigit(digits[7], &k.label) || !DTypeFromDigit(digits[8], &k.compute) ||
+      !DTypeFromDigit(digits[9], &k.store) || k.compute != kernel::PromoteTypes(k.predict, k.label)) {
     return false;
   }
   k.reduce = static_cast<ReduceMode>(digits[0]);
-  k.mode = static_cast<kernel::ScheduleMode>(digits[1]);
-  k.stream_stores = digits[2] == 1;
-  k.round_losses = digits[3] == 1;
-  k.empty = digits[4] == 1;
+  k.order = static_cast<ReduceOrder>(digits[1]);
+  k.mode = static_cast<kernel::ScheduleMode>(digits[2]);
+  k.stream_stores = digits[3] == 1;
+  k.round_losses = digits[4] == 1;
+  k.empty = digits[5] == 1;
   *out = k;
   return true;
 }
@@ -134,25 +176,51 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   std::string why;
   if (none) {
     const kernel::OperandLayout operands[] = {input.predict.Layout(), input.label.Layout(), y};
-    if (!kernel::PlanElementwise(shape, operands, 3, &result.plan, &why)) {
+    auto& plan = result.plan.emplace<kernel::ElementwisePlan>();
+    if (!kernel::PlanElementwise(shape, operands, 3, &plan, &why)) {
       return Fail("cannot plan the losses: " + why, error);
     }
-    const kernel::Schedule schedule = kernel::ScheduleElementwise(input.platform, kY, &result.plan);
+    const kernel::Schedule schedule = kernel::ScheduleElementwise(input.platform, kY, &plan);
     key.mode = schedule.mode;
     key.stream_stores = schedule.stream_stores;
     result.threads = schedule.threads;
+  } else if (!input.reduce_axis0 && input.order != ReduceOrder::kFloat64) {
+    // The order of MSELossV2: its tiling's split, the mean's scale per tile (A2/A3, 310P:
+    // (float)(1.0 / N), a double quotient narrowed) or division at the end (950).
+    key.order = input.order;
+    const int64_t n = kernel::Numel(shape);
+    kernel::NpuSplit split;
+    kernel::NpuOrder order = kernel::NpuOrder::kTree;
+    if (input.order == ReduceOrder::kMseLossV2A2) {
+      order = kernel::NpuOrder::kBisect;
+      if (!MseLossV2SplitA2(n, compute, input.soc, &split)) {
+        return Fail("the UB of " + std::to_string(input.soc.ub_bytes) + " bytes leaves MSELossV2 no tile", error);
+      }
+    } else {
+      split = MseLossV2Split950(n, input.soc);
+    }
+    const float scale =
+        result.mean && order == kernel::NpuOrder::kBisect ? static_cast<float>(1.0 / static_cast<double>(n)) : 1.0f;
+    const bool divide = result.mean && order == kernel::NpuOrder::kTree;
+    const kernel::OperandLayout inputs[] = {input.predict.Layout(), input.label.Layout()};
+    auto& plan = result.plan.emplace<kernel::NpuReducePlan>();
+    if (!kernel::PlanNpuReduction(order, split, scale, divide, shape, inputs, 2, y, input.platform, &plan, &why)) {
+      return Fail("cannot plan the reduction: " + why, error);
+    }
+    result.threads = plan.threads;
   } else {
     const kernel::ReduceKind kind = input.reduce_axis0 ? kernel::ReduceKind::kAxis0 : kernel::ReduceKind::kAll;
     const int64_t numel = kernel::Numel(shape);
     const double divisor =
         result.mean ? static_cast<double>(input.reduce_axis0 ? (shape.empty() ? 1 : shape[0]) : numel) : 1.0;
     const kernel::OperandLayout inputs[] = {input.predict.Layout(), input.label.Layout()};
-    if (!kernel::PlanReduction(kind, shape, inputs, 2, y, divisor, input.y_aliases_inputs, input.platform,
-                               &result.reduce, &why)) {
+    auto& plan = result.plan.emplace<kernel::ReducePlan>();
+    if (!kernel::PlanReduction(kind, shape, inputs, 2, y, divisor, input.y_aliases_inputs, input.platform, &plan,
+                               &why)) {
       return Fail("cannot plan the reduction: " + why, error);
     }
-    result.threads = result.reduce.threads;
-    result.workspace_bytes = result.reduce.workspace_bytes;
+    result.threads = plan.threads;
+    result.workspace_bytes = plan.workspace_bytes;
   }
   result.tiling_key = key.Encode();
   return true;

@@ -1,12 +1,15 @@
 // MseLoss's tiling: checks the kernel's inputs, plans the elementwise loss (reduction none) or the
-// deterministic reduction (mean, sum), and encodes the kernel it needs in the tiling key.
+// reduction (mean, sum) in the order of the kernel the call reaches, and encodes the kernel it
+// needs in the tiling key.
 #ifndef ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_TILING_H_
 #define ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_TILING_H_
 
 #include <cstdint>
 #include <string>
+#include <variant>
 
 #include "kernel/elementwise.h"
+#include "kernel/npu_reduce.h"
 #include "kernel/reduce.h"
 #include "kernel/schedule.h"
 #include "kernel/tensor_view.h"
@@ -21,6 +24,26 @@ bool ReductionFromString(const std::string& text, TilingReduction* reduction);
 // The plan's operands, in this order (a reduction's values follow the inputs).
 enum Operand : int { kPredict = 0, kLabel = 1, kY = 2 };
 
+// The order a mean or sum adds the losses in: that of the kernel the call reaches on the NPU
+// (the aclnn layer's routing decides, op_api), or our own where that kernel's order is not public.
+enum class ReduceOrder : uint32_t {
+  kFloat64 = 0,      // ours (kernel/reduce.h): MseLoss V1 and aclnnMseLossOut's ReduceMean / ReduceSum
+  kMseLossV2A2 = 1,  // MSELossV2 on A2/A3 and 310P (ops-nn loss/mse_loss_v2, arch22)
+  kMseLossV2950 = 2  // MSELossV2 on Ascend950 (arch35)
+};
+
+// What MSELossV2's tiling reads of the SoC (PlatformAscendC::GetCoreNumAiv, GetCoreMemSize(UB)).
+struct SocFacts {
+  int64_t vector_cores = 40;
+  int64_t ub_bytes = 196352;
+};
+
+// MSELossV2's split of n values (compute dtype `dtype`) over cores and tiles, as its tilings
+// compute it (loss/mse_loss_v2/op_host/arch22/mse_loss_v2_tiling.cpp, reductions mean and sum;
+// .../arch35/mse_loss_v2_tiling_arch35.cpp). False when the UB leaves no tile.
+bool MseLossV2SplitA2(int64_t n, kernel::DType dtype, const SocFacts& soc, kernel::NpuSplit* split);
+kernel::NpuSplit MseLossV2Split950(int64_t n, const SocFacts& soc);
+
 struct TilingInput {
   kernel::TensorView predict, label;
   kernel::TensorView y;  // shape and strides as stored; dtype: the compute dtype (infer dtype)
@@ -33,7 +56,9 @@ struct TilingInput {
   // MseLossOut's mean and sum (fused only): the "none" loss in the compute dtype, then a sum over
   // dim 0 (y: the broadcast shape without dim 0).
   bool reduce_axis0 = false;
-  bool y_aliases_inputs = false;  // y shares bytes with predict or label
+  bool y_aliases_inputs = false;              // y shares bytes with predict or label
+  ReduceOrder order = ReduceOrder::kFloat64;  // mean and sum over all elements
+  SocFacts soc;
   kernel::Platform platform;
 };
 
@@ -42,6 +67,7 @@ enum class ReduceMode : uint32_t { kNone = 0, kAll = 1, kAxis0 = 2 };
 // The kernel variant: what the tiling key encodes and the kernel decodes.
 struct KernelKey {
   ReduceMode reduce = ReduceMode::kNone;
+  ReduceOrder order = ReduceOrder::kFloat64;                     // reduce kAll
   kernel::ScheduleMode mode = kernel::ScheduleMode::kBroadcast;  // reduce none
   bool stream_stores = false;                                    // reduce none
   bool round_losses = false;  // each loss rounded to the compute dtype before it is summed
@@ -49,15 +75,16 @@ struct KernelKey {
   kernel::DType predict = kernel::DType::kFloat32, label = kernel::DType::kFloat32;
   kernel::DType compute = kernel::DType::kFloat32, store = kernel::DType::kFloat32;
 
-  // Decimal digits, most significant first: reduce, mode, stream_stores, round_losses, empty,
-  // predict, label, compute, store.
+  // Decimal digits, most significant first: reduce, order, mode, stream_stores, round_losses,
+  // empty, predict, label, compute, store.
   uint64_t Encode() const;
   static bool Decode(uint64_t key, KernelKey* out);  // false for a value that encodes no variant
 };
 
 struct TilingData {
-  kernel::ElementwisePlan plan;  // reduce none: predict, label, y
-  kernel::ReducePlan reduce;     // mean, sum
+  // The plan of the kernel the key names: the elementwise loss (reduce none: predict, label, y),
+  // our reduction (order kFloat64) or an NPU kernel's (the other orders).
+  std::variant<kernel::ElementwisePlan, kernel::ReducePlan, kernel::NpuReducePlan> plan;
   bool mean = false;
   int threads = 1;
   uint64_t workspace_bytes = 0;

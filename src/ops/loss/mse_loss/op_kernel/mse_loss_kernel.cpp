@@ -83,12 +83,23 @@ bool RunKernel(const TilingData& tiling, const char* predict, const char* label,
   if (key.reduce == ReduceMode::kNone) {
     const kernel::InnerLoop loop =
         HWY_DYNAMIC_DISPATCH(LossLoopFor)(key.predict, key.label, key.store, key.stream_stores);
-    kernel::RunElementwise(tiling.plan, bases, loop, &context, runner, tiling.threads);
+    kernel::RunElementwise(std::get<kernel::ElementwisePlan>(tiling.plan), bases, loop, &context, runner,
+                           tiling.threads);
     return true;
   }
   const kernel::InnerLoop map = HWY_DYNAMIC_DISPATCH(MapLoopFor)(key.predict, key.label, key.round_losses);
-  kernel::RunReduction(tiling.reduce, bases, map, &context, key.compute, key.store, y, workspace, runner);
-  return true;
+  switch (key.order) {
+    case ReduceOrder::kFloat64:
+      kernel::RunReduction(std::get<kernel::ReducePlan>(tiling.plan), bases, map, &context, key.compute, key.store, y,
+                           workspace, runner);
+      return true;
+    case ReduceOrder::kMseLossV2A2:
+    case ReduceOrder::kMseLossV2950:
+      kernel::RunNpuReduction(std::get<kernel::NpuReducePlan>(tiling.plan), bases, map, &context, key.compute,
+                              key.store, y, runner);
+      return true;
+  }
+  return false;
 }
 
 }  // namespace mse_loss

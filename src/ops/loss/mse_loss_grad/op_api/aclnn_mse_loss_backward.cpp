@@ -24,6 +24,20 @@ const char kPhaseOne[] = "aclnnMseLossBackwardGetWorkspaceSize";
 // The API's parameters, in its order.
 enum Param : int { kGradOutput = 0, kSelf = 1, kTarget = 2, kOut = 3 };
 
+// The kernel ops-nn's l0op::MseLossGrad launches (loss/mse_loss_grad_v2/op_host/op_api/
+// mse_loss_grad.cpp), told by its mean's coefficient: MseLossGradV2 on ASCEND910B, 910_93 and
+// 310P when gradOutput, self and target have one view shape and one view format; MseLossGrad (V1)
+// otherwise -- the arch35 kernel on 950, a legacy TBE one elsewhere (its rule not public: V1's).
+CofRule KernelCofRule(const opapi::PhaseOne& call) {
+  const SocFamily family = call.soc().family;
+  const bool v2_soc =
+      family == SocFamily::kAscend910B || family == SocFamily::kAscend910_93 || family == SocFamily::kAscend310P;
+  const bool one_shape = call.shape(kSelf) == call.shape(kTarget) && call.shape(kGradOutput) == call.shape(kTarget);
+  const bool one_format =
+      call.format(kSelf) == call.format(kTarget) && call.format(kGradOutput) == call.format(kTarget);
+  return v2_soc && one_shape && one_format ? CofRule::kFloatProduct : CofRule::kDoubleQuotient;
+}
+
 aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
                              int64_t reduction, aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor) {
   opapi::PhaseOne call(kPhaseOne);
@@ -65,6 +79,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   tiling_input.y.data = out_view.data;
   tiling_input.store_dtype = out_view.dtype;
   tiling_input.reduction = attrs.reduction;
+  tiling_input.cof_rule = KernelCofRule(call);
   tiling_input.platform = TilingPlatform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
   const bool dout_is_scalar = kernel::Numel(tiling_input.dout.shape) == 1;  // read before out is written
   // Inputs sharing bytes with out other than element for element are staged (the tiling reads

@@ -83,7 +83,13 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
                kernel::ShapeToString(input.predict.shape) + ")";
       return false;
     }
-    result.cof = static_cast<float>(2.0 / static_cast<double>(numel));
+    if (input.cof_rule == CofRule::kFloatProduct) {
+      float product = 1.0f;
+      for (int64_t dim : input.predict.shape) product = product * static_cast<float>(dim);
+      result.cof = 1.0f / product * 2.0f;
+    } else {
+      result.cof = static_cast<float>(2.0 / static_cast<double>(numel));
+    }
   }
 
   kernel::OperandLayout operands[kOperandCount];

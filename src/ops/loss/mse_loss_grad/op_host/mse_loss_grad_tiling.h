@@ -25,10 +25,23 @@ using kernel::kParallelGrain;
 // The plan's operands, in this order.
 enum Operand : int { kPredict = 0, kLabel = 1, kDout = 2, kY = 3, kOperandCount = 4 };
 
+// How the mean's coefficient is computed: by the kernel the call reaches (the aclnn layer's
+// routing decides, op_api). Every other step of an element is the same in both kernels.
+enum class CofRule : uint32_t {
+  // MseLossGrad (V1), ops-nn's arch35 tiling (loss/mse_loss_grad/op_host/arch35/
+  // mse_loss_grad_tiling_arch35.cpp): (float)(2.0 / (double)numel(predict)). Also ours for the
+  // legacy TBE MseLossGrad of A2/A3 and 310P, whose rule is not public.
+  kDoubleQuotient = 0,
+  // MseLossGradV2 (loss/mse_loss_grad_v2/op_host/mse_loss_grad_v2_tiling.cpp): 1.0f / R * 2.0f,
+  // R the float32 product of predict's dims in order, rounded at each step.
+  kFloatProduct = 1,
+};
+
 struct TilingInput {
   kernel::TensorView predict, label, dout, y;           // y: shape and strides as stored; dtype must be predict's
   kernel::DType store_dtype = kernel::DType::kFloat32;  // y as written after the fused cast (y.dtype: none)
   std::string reduction = "mean";
+  CofRule cof_rule = CofRule::kDoubleQuotient;
   TilingPlatform platform;
 };
 

@@ -1,0 +1,70 @@
+// The NPU orders' vector loops (npu_reduce.h), compiled for every SIMD target and chosen at run
+// time. Each is a sequence of float32 additions of given pairs: the vector width changes which
+// pairs are added at once, never which pairs are added, so every target gives the same bits.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernel/npu_reduce_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <cstdint>
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu {
+namespace kernel {
+namespace HWY_NAMESPACE {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+// s[i] = s[i] + s[off + i] for i < n - off, then n = off, while n > 8 (off = 8 * ceil(n / 16)).
+// The two halves never overlap (off >= n - off), so the order within a step is free.
+void BisectFoldTarget(float* s, int64_t n) {
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  while (n > 8) {
+    const int64_t off = (n + 15) >> 4 << 3;
+    const int64_t count = n - off;
+    int64_t i = 0;
+    for (; i + lanes <= count; i += lanes)
+      hn::StoreU(hn::Add(hn::LoadU(d, s + i), hn::LoadU(d, s + off + i)), d, s + i);
+    for (; i < count; ++i) s[i] = s[i] + s[off + i];
+    n = off;
+  }
+}
+
+// s[i] = s[2i] + s[2i + 1] for i < n / 2 (n even). A block's pairs are loaded before its sums are
+// stored, and a block's sums land at or before the pairs it read.
+void PairSumsTarget(float* s, int64_t n) {
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const int64_t half = n / 2;
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR  // (one lane: no pairs within a vector)
+  for (; i + lanes <= half; i += lanes) {
+    const auto low = hn::LoadU(d, s + 2 * i);
+    const auto high = hn::LoadU(d, s + 2 * i + lanes);
+    hn::StoreU(hn::Add(hn::ConcatEven(d, high, low), hn::ConcatOdd(d, high, low)), d, s + i);
+  }
+#else
+  (void)lanes;
+#endif
+  for (; i < half; ++i) s[i] = s[2 * i] + s[2 * i + 1];
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernel
+}  // namespace aclcpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclcpu {
+namespace kernel {
+
+HWY_EXPORT(BisectFoldTarget);
+HWY_EXPORT(PairSumsTarget);
+
+void BisectFoldSimd(float* values, int64_t n) { HWY_DYNAMIC_DISPATCH(BisectFoldTarget)(values, n); }
+void PairSumsSimd(float* values, int64_t n) { HWY_DYNAMIC_DISPATCH(PairSumsTarget)(values, n); }
+
+}  // namespace kernel
+}  // namespace aclcpu
+#endif  // HWY_ONCE
