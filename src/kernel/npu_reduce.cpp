@@ -12,8 +12,11 @@ namespace kernel {
 // The per-target loops (npu_reduce_simd.cpp).
 void BisectFoldSimd(float* values, int64_t n);
 void PairSumsSimd(float* values, int64_t n);
+void AddSimd(float* to, const float* a, const float* b, int64_t n);
 
 namespace {
+
+constexpr int64_t kFoldPiece = 2048;  // values made at a time for the fold's first step
 
 // The values of one core: [begin, end).
 void CoreRange(const NpuReducePlan& plan, int64_t core, int64_t* begin, int64_t* end) {
@@ -44,11 +47,23 @@ void ReduceCores(const NpuReducePlan& plan, char* const* input_bases, InnerLoop 
     float partial = 0.0f;
     for (int64_t t = begin; t < stop; t += plan.split.tile_length) {
       const int64_t n = std::min(plan.split.tile_length, stop - t);
-      RunRange(plan.map, bases, map_loop, map_context, t, t + n, values_operand, reinterpret_cast<char*>(tile));
       if (plan.order == NpuOrder::kBisect) {
-        BisectFold(tile, n);
-        for (int64_t j = 0; j < std::min(n, kNpuLanes); ++j) acc[j] = tile[j] * plan.scale + acc[j];
+        // The fold's first step made as the values come: the first half into the tile, then the
+        // rest, in the same order, added to it piece by piece (the additions of BisectFold's first
+        // step; the values read in order, without storing the second half first).
+        const int64_t half = n > kNpuLanes ? ((n + 15) >> 4) << 3 : n;
+        RunRange(plan.map, bases, map_loop, map_context, t, t + half, values_operand, reinterpret_cast<char*>(tile));
+        alignas(64) float piece[kFoldPiece];
+        for (int64_t p = half; p < n; p += kFoldPiece) {
+          const int64_t m = std::min(kFoldPiece, n - p);
+          RunRange(plan.map, bases, map_loop, map_context, t + p, t + p + m, values_operand,
+                   reinterpret_cast<char*>(piece));
+          AddSimd(tile + (p - half), tile + (p - half), piece, m);
+        }
+        BisectFold(tile, half);
+        for (int64_t j = 0; j < std::min(half, kNpuLanes); ++j) acc[j] = tile[j] * plan.scale + acc[j];
       } else {
+        RunRange(plan.map, bases, map_loop, map_context, t, t + n, values_operand, reinterpret_cast<char*>(tile));
         partial = partial + ReduceSumTree(tile, n);
       }
     }

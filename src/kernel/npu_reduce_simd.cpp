@@ -31,6 +31,15 @@ void BisectFoldTarget(float* s, int64_t n) {
   }
 }
 
+// to[i] = a[i] + b[i], i < n.
+void AddTarget(float* to, const float* a, const float* b, int64_t n) {
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Add(hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, to + i);
+  for (; i < n; ++i) to[i] = a[i] + b[i];
+}
+
 // s[i] = s[2i] + s[2i + 1] for i < n / 2 (n even). A block's pairs are loaded before its sums are
 // stored, and a block's sums land at or before the pairs it read.
 void PairSumsTarget(float* s, int64_t n) {
@@ -61,9 +70,11 @@ namespace kernel {
 
 HWY_EXPORT(BisectFoldTarget);
 HWY_EXPORT(PairSumsTarget);
+HWY_EXPORT(AddTarget);
 
 void BisectFoldSimd(float* values, int64_t n) { HWY_DYNAMIC_DISPATCH(BisectFoldTarget)(values, n); }
 void PairSumsSimd(float* values, int64_t n) { HWY_DYNAMIC_DISPATCH(PairSumsTarget)(values, n); }
+void AddSimd(float* to, const float* a, const float* b, int64_t n) { HWY_DYNAMIC_DISPATCH(AddTarget)(to, a, b, n); }
 
 }  // namespace kernel
 }  // namespace aclcpu

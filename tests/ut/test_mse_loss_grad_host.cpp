@@ -3,6 +3,7 @@
 // tiling key), and the kernel run directly against the golden.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <set>
@@ -112,6 +113,32 @@ TEST(Tiling, CofForEachReduction) {
   EXPECT_EQ(data.cof, static_cast<float>(2.0 / 3.0));
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {}, {5}, {5}, "mean"), &data, &error));
   EXPECT_EQ(data.cof, 2.0f);  // a 0-d predict has one element
+}
+
+// Each kernel's mean coefficient: MseLossGradV2's 1.0f / R * 2.0f, R a float32 running product of
+// predict's dims (mse_loss_grad_v2_tiling.cpp); V1's (float)(2.0 / (double)numel) (arch35 tiling).
+// The same while the product is exact (numel below 2^24), apart beyond.
+TEST(Tiling, CofOfEachKernel) {
+  auto cof = [](const Shape& predict, mse::CofRule rule) {
+    mse::TilingInput input = Input(DType::kFloat32, predict, predict, predict, "mean");
+    input.cof_rule = rule;
+    mse::TilingData data;
+    std::string error;
+    EXPECT_TRUE(mse::ComputeTiling(input, &data, &error)) << error;
+    return data.cof;
+  };
+  using mse::CofRule;
+  for (const Shape& shape : {Shape{3, 41}, Shape{7, 11, 13}, Shape{4096, 4095}, Shape{16777215}, Shape{}}) {
+    EXPECT_EQ(cof(shape, CofRule::kFloatProduct), cof(shape, CofRule::kDoubleQuotient));
+  }
+  // 16777217 is no float32: the product rounds to 2^24, so V2's coefficient is 2^-23 exactly, and
+  // V1's the float32 below it, 2 / 16777217 rounded.
+  EXPECT_EQ(cof({16777217}, CofRule::kFloatProduct), std::ldexp(1.0f, -23));
+  EXPECT_EQ(cof({16777217}, CofRule::kDoubleQuotient), std::nextafter(std::ldexp(1.0f, -23), 0.0f));
+  // (4097, 4097, 3): the running product 16785409 * 3 rounds at each step.
+  const float r = static_cast<float>(4097) * static_cast<float>(4097) * static_cast<float>(3);
+  EXPECT_EQ(cof({4097, 4097, 3}, CofRule::kFloatProduct), 1.0f / r * 2.0f);
+  EXPECT_NE(cof({4097, 4097, 3}, CofRule::kFloatProduct), cof({4097, 4097, 3}, CofRule::kDoubleQuotient));
 }
 
 TEST(Tiling, MeanOverEmptyPredictIsRejected) {

@@ -576,3 +576,135 @@ TEST(MseLossKernel, AKeyOfNoKernelRunsNothing) {
 }
 
 }  // namespace
+
+// ---- MSELossV2's orders: every branch of its tilings, against the golden's restatement ----------
+
+namespace routes {
+
+// What a case needs of the split, to show which branch it takes.
+struct A2Branch {
+  int64_t cores, core_length, tile_length;
+};
+A2Branch SplitA2(int64_t n, DType dtype, const mse::SocFacts& soc) {
+  aclcpu::kernel::NpuSplit split;
+  EXPECT_TRUE(mse::MseLossV2SplitA2(n, dtype, soc, &split));
+  return {split.cores, split.core_length, split.tile_length};
+}
+
+void RunV2(mse::ReduceOrder order, const mse::SocFacts& soc, DType dtype, int64_t n, uint32_t seed) {
+  for (const char* reduction : {"mean", "sum"}) {
+    mse::TilingInput input = Fused(dtype, {n}, dtype, {n}, reduction, false, dtype);
+    input.order = order;
+    input.soc = soc;
+    RunAgainstGolden(input, false, std::string(reduction) == "mean" ? 1 : 2, seed);
+  }
+}
+
+}  // namespace routes
+
+// A2/A3 and 310P (ops-nn loss/mse_loss_v2/op_host/arch22/mse_loss_v2_tiling.cpp), on a small UB so
+// that every branch shows at small sizes, and on the parts' own figures.
+TEST(MseLossV2Routes, A2EveryTilingBranchMatchesTheGolden) {
+  // 4 cores and a UB of 1019 blocks after the cores' (32768 - 32 * 5 bytes): a queue of 509 blocks
+  // (FLOAT: 2 queues) or 169 (16-bit: 2 queues and 4 cast buffers) with one buffer, 254 or 127 with two.
+  const mse::SocFacts small{4, 32768};
+  uint32_t seed = 1;
+  for (DType dtype : kDtypes) {
+    const int64_t per_block = dtype == DType::kFloat32 ? 8 : 16;
+    const int64_t one_buffer = dtype == DType::kFloat32 ? 509 : 169, two_buffers = dtype == DType::kFloat32 ? 254 : 127;
+    struct Size {
+      int64_t n;
+      const char* branch;
+    };
+    const std::vector<Size> sizes = {
+        {1, "one value: no block, the last core's tail alone"},
+        {per_block - 1, "no whole block"},
+        {per_block, "one block"},
+        {per_block + 3, "a block and a tail"},
+        {per_block * 128 - 1, "fewer blocks than one core takes: one core"},
+        {per_block * 128 * 3 + 5, "three cores"},
+        {per_block * 128 * 4, "every core, 128 blocks each"},
+        {per_block * (128 * 4 + 3) + 7, "the last core's extra blocks and tail"},
+        {per_block * 4 * 150, "one tile per core"},
+        {per_block * 4 * (one_buffer + 10), "one buffer: a full tile and a tail tile"},
+        {per_block * 4 * (2 * one_buffer + 30) + 1, "two buffers"},
+        {per_block * 4 * 5 * one_buffer + 2 * per_block + 3, "two buffers: several full tiles and a tail tile"},
+    };
+    for (const Size& size : sizes) {
+      SCOPED_TRACE(std::string(aclcpu::kernel::DTypeName(dtype)) + " n=" + std::to_string(size.n) + ": " + size.branch);
+      routes::RunV2(mse::ReduceOrder::kMseLossV2A2, small, dtype, size.n, seed++);
+      if (HasFatalFailure()) return;
+    }
+    // The branches are the ones named.
+    EXPECT_EQ(routes::SplitA2(1, dtype, small).cores, 1);
+    EXPECT_EQ(routes::SplitA2(per_block * 128 * 3 + 5, dtype, small).cores, 3);
+    const routes::A2Branch last = routes::SplitA2(per_block * (128 * 4 + 3) + 7, dtype, small);
+    EXPECT_EQ(last.cores, 4);
+    EXPECT_EQ(last.core_length, per_block * 128);  // 3 blocks and 7 values more on the last core
+    const routes::A2Branch one_tile = routes::SplitA2(per_block * 4 * 150, dtype, small);
+    EXPECT_GE(one_tile.tile_length, one_tile.core_length);
+    const routes::A2Branch single = routes::SplitA2(per_block * 4 * (one_buffer + 10), dtype, small);
+    EXPECT_EQ(single.tile_length, one_buffer * per_block);
+    EXPECT_LT(single.tile_length, single.core_length);
+    const routes::A2Branch doubled = routes::SplitA2(per_block * 4 * (2 * one_buffer + 30) + 1, dtype, small);
+    EXPECT_EQ(doubled.tile_length, two_buffers * per_block);
+  }
+  // The parts' own figures: 40 and 48 cores with 196352 bytes of UB (A2/A3), 8 and 10 with 262144
+  // (310P: 10 cores, 80 lanes: two repeats in core 0's ReduceSum).
+  for (const mse::SocFacts& soc :
+       {mse::SocFacts{40, 196352}, mse::SocFacts{48, 196352}, mse::SocFacts{8, 262144}, mse::SocFacts{10, 262144}}) {
+    for (DType dtype : kDtypes) {
+      for (int64_t n : {int64_t{7}, int64_t{1000}, int64_t{65536}, int64_t{40 * 1024 * 8 + 13}, int64_t{1 << 20}}) {
+        SCOPED_TRACE(std::to_string(soc.vector_cores) + " cores, " + aclcpu::kernel::DTypeName(dtype) +
+                     " n=" + std::to_string(n));
+        routes::RunV2(mse::ReduceOrder::kMseLossV2A2, soc, dtype, n, seed++);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  // Double buffers on a real part: 48 cores, FLOAT, more than 6094 blocks a core.
+  EXPECT_LT(routes::SplitA2(int64_t{48} * 6200 * 8, DType::kFloat32, {48, 196352}).tile_length, 3047 * 8);
+  routes::RunV2(mse::ReduceOrder::kMseLossV2A2, {48, 196352}, DType::kFloat32, int64_t{48} * 6200 * 8 + 9, seed++);
+}
+
+// Ascend950 (.../op_host/arch35/mse_loss_v2_tiling_arch35.cpp, the kernel's ReduceSum by count).
+TEST(MseLossV2Routes, Ascend950EveryTilingBranchMatchesTheGolden) {
+  uint32_t seed = 500;
+  const mse::SocFacts small{8, 253952};  // 8 cores (Ascend950PR_950z)
+  for (DType dtype : kDtypes) {
+    struct Size {
+      int64_t n;
+      const char* branch;
+    };
+    const std::vector<Size> sizes = {
+        {1, "one value, one core"},
+        {33, "two cores of 32"},
+        {64 * 8, "a tile of 64 on each core (ReduceSum scope 1)"},
+        {100 * 8, "tiles of 100: scope 2, last core shorter"},
+        {1024, "tiles of 128, seven buffers (ubFactor 9024)"},
+        {1025, "ten buffers (ubFactor 6336), scope 3"},
+        {220 * 8, "scope 4"},
+        {3000 * 8 + 1, "scope 5, the last core short"},
+        {6336 * 8 + 64, "a core of more than one tile: scope 6 and a short tile"},
+        {30000 * 8 + 17, "several tiles a core"},
+    };
+    for (const Size& size : sizes) {
+      SCOPED_TRACE(std::string(aclcpu::kernel::DTypeName(dtype)) + " n=" + std::to_string(size.n) + ": " + size.branch);
+      routes::RunV2(mse::ReduceOrder::kMseLossV2950, small, dtype, size.n, seed++);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_EQ(mse::MseLossV2Split950(1024, small).tile_length, 9024);
+  EXPECT_EQ(mse::MseLossV2Split950(1025, small).tile_length, 6336);
+  const aclcpu::kernel::NpuSplit short_core = mse::MseLossV2Split950(3000 * 8 + 1, small);
+  EXPECT_EQ(short_core.cores, 8);
+  EXPECT_EQ(short_core.core_length, 3008);  // the last core takes 2945
+  // The parts' own core counts.
+  for (int64_t cores : {72, 64, 56, 16}) {
+    for (int64_t n : {int64_t{100}, int64_t{5000}, int64_t{300000}, int64_t{1 << 21}}) {
+      SCOPED_TRACE(std::to_string(cores) + " cores, n=" + std::to_string(n));
+      routes::RunV2(mse::ReduceOrder::kMseLossV2950, {cores, 253952}, DType::kFloat32, n, seed++);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
