@@ -32,6 +32,8 @@ enum class ValueClass { kNormal, kHuge, kSubnormal, kZeros, kNan, kInf, kMixed }
 const char* ValueClassName(ValueClass value_class);
 
 golden::Dtype ToGolden(aclDataType dtype);
+// The NPU the runtime stands for (ACLNN_CPU_SOC_NAME), in the golden's terms.
+golden::Npu CurrentNpu();
 size_t ElementBytes(aclDataType dtype);
 
 // A tensor in its own aclrtMalloc allocation; destroys the aclTensor and frees the memory.
