@@ -12,6 +12,8 @@
 #                 the summary line's; --list names every run without running it
 #      forward:   the forward op's forms: the NOTE on reducing rows' output_shapes, ops chosen for
 #                 rows that name none, out's dtype and shape per API, a case too large to hold
+#      npu_orders: the discriminator suite: one SoC's outputs pass bit for bit under it (--method
+#                 binary) and are refuted under another; every profile's self-run passes
 foreach(var RUNNER CASES WORK_DIR MODE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "${var} is not set")
@@ -59,7 +61,7 @@ endfunction()
 if(MODE STREQUAL "corrupt")
   run(1 ${CASES}/bad/corrupt.csv ${CASES}/bad/corrupt.json)
   expect("${out}"
-         "^seed 1\n"
+         "^seed 1 soc [A-Za-z0-9_-]+\n"
          "\nUNREADABLE [^\n]*corrupt.csv line 3: field 3: unterminated quote\n"
          "\nUNREADABLE [^\n]*corrupt.csv line 4 \\(bad_field_count\\): the row has 4 fields, the header 9\n"
          "\nUNREADABLE [^\n]*corrupt.csv line 5 \\(bad_dtype\\): field input_dtypes: unknown dtype \"float64\""
@@ -160,7 +162,7 @@ elseif(MODE STREQUAL "reproduce")
   endforeach()
   # Another seed, other inputs; the report's first line says which.
   run(0 --seed 7 --filter "kernel_bf16_sum_broad*" --dump-all ${WORK_DIR}/seed7 ${csv})
-  expect("${out}" "^seed 7\n")
+  expect("${out}" "^seed 7 soc [A-Za-z0-9_-]+\n")
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK_DIR}/seed7/kernel_bf16_sum_broadcast.predict.bf16-as-u2.npy
                           ${WORK_DIR}/all/kernel_bf16_sum_broadcast.predict.bf16-as-u2.npy RESULT_VARIABLE differ)
   if(NOT differ)
@@ -254,15 +256,15 @@ elseif(MODE STREQUAL "junit")
 elseif(MODE STREQUAL "forward")
   # The forward files alone: every run passes; the NOTE line, once, just before the summary.
   run(0 ${forward_csv} ${forward_json})
-  expect("${out}" "^seed 1\n${sample_note}52 passed, 0 failed, 1 skipped\n$")
+  expect("${out}" "^seed 1 soc [A-Za-z0-9_-]+\n${sample_note}52 passed, 0 failed, 1 skipped\n$")
   run(0 --filter fwd_fp16_sum_output_one ${forward_csv})
-  expect("${out}" "^seed 1\nNOTE 1 row of reducing ops [^\n]* has output_shapes [^\n]*\n1 passed, 0 failed\n$")
+  expect("${out}" "^seed 1 soc [A-Za-z0-9_-]+\nNOTE 1 row of reducing ops [^\n]* has output_shapes [^\n]*\n1 passed, 0 failed\n$")
   # Flat output_shapes, (64,30,2) and ((4,128,1,10)): read as that shape; a 0-d ((),) agrees with
   # infer shape; neither is noted.
   run(0 --filter "fwd_*_flat_output*" ${forward_csv})
-  expect("${out}" "^seed 1\n2 passed, 0 failed\n$")
+  expect("${out}" "^seed 1 soc [A-Za-z0-9_-]+\n2 passed, 0 failed\n$")
   run(0 --filter fwd_bf16_sum_output_0d ${forward_csv})
-  expect("${out}" "^seed 1\n1 passed, 0 failed\n$")
+  expect("${out}" "^seed 1 soc [A-Za-z0-9_-]+\n1 passed, 0 failed\n$")
   # Rows that name no op run the one op that takes that many inputs.
   run(0 --list ${forward_csv})
   expect("${out}" "\nfwd_op_name_empty_two_inputs \\([^\n]*\\): mse_loss predict float16 \\[9\\], label float16 \\[9\\]\n"
@@ -291,6 +293,35 @@ elseif(MODE STREQUAL "forward")
   run(0 ${WORK_DIR}/huge.json)
   expect("${out}" "\nSKIP huge#0 \\([^\n]*\\): its tensors need 21646800322560 bytes \\(20160.15 GiB\\), more than the memory budget of "
          "\n0 passed, 0 failed, 1 skipped\n$")
+
+elseif(MODE STREQUAL "npu_orders")
+  # The discriminator suite as an NPU owner uses it: the outputs of one SoC's kernels (here ours,
+  # dumped) pass bit for bit under that SoC and are refuted under another whose kernel adds in
+  # another order; --soc refuses a name it does not know.
+  set(orders ${CASES}/npu_order/mse_loss_orders.json)
+  run(0 --soc Ascend910B3 --dump-all ${WORK_DIR}/dump ${orders})
+  expect("${out}" "^seed 1 soc Ascend910B3\n" "\n22 passed, 0 failed\n$")
+  file(GLOB actuals ${WORK_DIR}/dump/*.actual.npy)
+  file(MAKE_DIRECTORY ${WORK_DIR}/npu)
+  foreach(actual IN LISTS actuals)
+    get_filename_component(name ${actual} NAME)
+    string(REGEX REPLACE "\\.actual\\.npy$" ".npy" name "${name}")
+    execute_process(COMMAND ${CMAKE_COMMAND} -E copy ${actual} ${WORK_DIR}/npu/${name})
+  endforeach()
+  run(0 --soc Ascend910B3 --method binary --compare ${WORK_DIR}/npu ${orders})
+  expect_last_line("${out}" "22 passed, 0 failed")
+  run(1 --soc Ascend950PR_9599 --method binary --compare ${WORK_DIR}/npu ${orders})
+  expect("${out}" "^seed 1 soc Ascend950PR_9599\n" "\nFAIL mse_loss_npu_order#[0-9]+\\[reduction=[12]\\] ")
+  # The same outputs are within the default tolerance of 950's golden: only --method binary tells.
+  run(0 --soc Ascend950PR_9599 --compare ${WORK_DIR}/npu ${orders})
+  foreach(soc Ascend910_9392 Ascend950PR_9599 Ascend310P3)
+    run(0 --soc ${soc} ${orders})
+    expect_last_line("${out}" "22 passed, 0 failed")
+  endforeach()
+  run(2 --soc Ascend910X ${orders})
+  expect("${err}" "--soc: ACLNN_CPU_SOC_NAME \"Ascend910X\" is not a SoC aclnn-cpu knows. the known ones are Ascend910B1, ")
+  run(2 --method close ${orders})
+  expect("${err}" "--method wants tolerance or binary, not close")
 
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")

@@ -117,8 +117,8 @@ TEST_F(NpuRoutes, BackwardMeanCoefficientByKernel) {
   auto value = [&](float v, const Shape& shape) {
     auto storage = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{1}, Layout::kContiguous);
     storage->Write({FloatBits(v)});
-    auto view = std::make_unique<DeviceTensor>(ACL_FLOAT, shape, Shape(shape.size(), 0), 0, Shape{1},
-                                               storage->storage());
+    auto view =
+        std::make_unique<DeviceTensor>(ACL_FLOAT, shape, Shape(shape.size(), 0), 0, Shape{1}, storage->storage());
     keep.push_back(std::move(storage));
     return view;
   };

@@ -1,12 +1,12 @@
 #include "support/api_support.h"
 
-#include "runtime/runtime_internal.h"
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
+
+#include "runtime/runtime_internal.h"
 
 namespace support {
 

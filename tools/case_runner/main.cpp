@@ -1,5 +1,5 @@
 // aclnn_case_runner: runs ops-nn case files (CASES.md) and judges every case against the golden.
-// Report on stdout, in file order whatever --jobs says: "seed N", one line per failing, unreadable
+// Report on stdout, in file order whatever --jobs says: "seed N soc S", one line per failing, unreadable
 // or memory-skipped case, "N passed, M failed[, K skipped]".
 #include <sched.h>
 #include <unistd.h>
@@ -19,6 +19,7 @@
 #include "junit.h"
 #include "ops.h"
 #include "runner.h"
+#include "runtime/runtime_internal.h"
 
 namespace case_runner {
 namespace {
@@ -36,8 +37,12 @@ const char kUsage[] =
     "                       of the memory available at start, less 512M); a case needing more is skipped\n"
     "  --dump DIR           write each failing case's inputs, golden and actual output as .npy files\n"
     "  --dump-all DIR       the same for every case\n"
-    "  --compare DIR        judge DIR/<case name>.npy, an output produced elsewhere, within a tolerance\n"
-    "                       instead of running the operator\n"
+    "  --soc NAME           the SoC whose kernels the API cases follow (sets ACLNN_CPU_SOC_NAME; default\n"
+    "                       Ascend910B3): the kernel its l0 layer picks, and so the numbers\n"
+    "  --compare DIR        judge DIR/<case name>.npy, an output produced elsewhere, instead of running\n"
+    "                       the operator: within a tolerance, or as --method says\n"
+    "  --method NAME        compare mode's rule: tolerance (the default: --rtol below) or binary (bit for\n"
+    "                       bit, NaN meeting NaN: to tell kernel orders apart)\n"
     "  --rtol X             compare mode: relative error allowed per element, for every dtype\n"
     "                       (default: a row's precision_tolerances, else float32 1e-4, float16 1e-3,\n"
     "                       bfloat16 4e-3)\n"
@@ -74,9 +79,9 @@ bool ParseSize(std::string text, int64_t* bytes) {
 
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
   bool only_files = false;
-  static const char* const kWithValue[] = {"--seed",       "--filter",   "--threads",      "--jobs",
-                                           "--dump",       "--dump-all", "--compare",      "--rtol",
-                                           "--rtol-share", "--junit",    "--memory-budget"};
+  static const char* const kWithValue[] = {"--seed",          "--filter",  "--threads", "--jobs",       "--dump",
+                                           "--dump-all",      "--compare", "--rtol",    "--rtol-share", "--junit",
+                                           "--memory-budget", "--soc",     "--method"};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (only_files || arg.size() < 2 || arg[0] != '-') {
@@ -128,6 +133,14 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     } else if (name == "--compare") {
       if (value.empty()) return Usage("--compare wants a directory", error);
       options->compare_dir = value;
+    } else if (name == "--soc") {
+      if (value.empty()) return Usage("--soc wants a SoC name, such as Ascend910B3", error);
+      options->soc = value;
+    } else if (name == "--method") {
+      if (value != "tolerance" && value != "binary") {
+        return Usage("--method wants tolerance or binary, not " + value, error);
+      }
+      options->binary = value == "binary";
     } else if (name == "--junit") {
       if (value.empty()) return Usage("--junit wants a file name", error);
       options->junit = value;
@@ -211,8 +224,13 @@ int Main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  // Before anything reads the platform facts: they are read once, at first use.
+  // Before anything reads the platform facts and the SoC: they are read once, at first use.
   if (options.threads > 0) setenv("ACLNN_CPU_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
+  if (!options.soc.empty()) setenv("ACLNN_CPU_SOC_NAME", options.soc.c_str(), 1);
+  if (aclcpu::CurrentSocProfile() == nullptr) {
+    std::fprintf(stderr, "aclnn_case_runner: %s\n", aclcpu::UnknownSocMessage("--soc").c_str());
+    return 2;
+  }
   if (options.jobs == 0) options.jobs = AvailableCpus();
 
   std::vector<Case> cases;
@@ -247,7 +265,7 @@ int Main(int argc, char** argv) {
   }
   const int64_t budget = options.memory_budget > 0 ? options.memory_budget : DefaultMemoryBudget();
 
-  std::printf("seed %llu\n", static_cast<unsigned long long>(options.seed));
+  std::printf("seed %llu soc %s\n", static_cast<unsigned long long>(options.seed), aclcpu::CurrentSocProfile()->name);
   std::fflush(stdout);
   size_t passed = 0, failed = 0, skipped = 0, set_aside = 0;
   std::vector<JunitCase> junit;

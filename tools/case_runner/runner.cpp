@@ -679,7 +679,7 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
       problem = "an output came out, but " + why;
     } else {
       const Tolerance& tolerance = options.tolerance_given || !c.has_tolerance ? options.tolerance : c.tolerance;
-      problem = Judge(actual, *golden, compare, tolerance, pool);
+      problem = Judge(actual, *golden, compare && !options.binary, tolerance, pool);
     }
   }
   const bool failed = !problem.empty();

@@ -21,6 +21,8 @@ struct Options {
   std::string dump_dir;
   bool dump_all = false;
   std::string compare_dir;
+  bool binary = false;  // compare mode's rule: bit for bit (--method binary), else the tolerance
+  std::string soc;      // --soc: the SoC the API cases follow (empty: as the environment says)
   Tolerance tolerance;
   bool tolerance_given = false;  // --rtol or --rtol-share: overrides every row's precision_tolerances
   int64_t memory_budget = 0;     // bytes the tensors of the cases in flight may take; 0: the default
