@@ -305,12 +305,14 @@ PYBIND11_MODULE(_core, m) {
   using namespace aclnn_py;
   m.doc() = "aclnn_cpu's compiled part: the operators through the public aclnn C API.";
   // The runtime and device 0, as a CANN program sets them up; already set up by the process is fine.
+  // (ACLNN_CPU_SOC_NAME chooses the SoC whose kernels the operators follow; an unknown name makes
+  // aclInit fail, and the import with it, naming the known ones.)
   const aclError init = aclInit(nullptr);
   if (init != ACL_SUCCESS && init != ACL_ERROR_REPEAT_INITIALIZE) {
-    throw std::runtime_error(std::string("aclInit failed: ") + aclGetRecentErrMsg());
+    throw py::import_error(std::string("aclnn_cpu: aclInit failed: ") + aclGetRecentErrMsg());
   }
   if (aclrtSetDevice(0) != ACL_SUCCESS) {
-    throw std::runtime_error(std::string("aclrtSetDevice(0) failed: ") + aclGetRecentErrMsg());
+    throw py::import_error(std::string("aclnn_cpu: aclrtSetDevice(0) failed: ") + aclGetRecentErrMsg());
   }
   m.def("mse_loss", &MseLoss, py::arg("self"), py::arg("target"), py::arg("reduction") = "mean", py::kw_only(),
         py::arg("out") = py::none(), py::arg("dtype") = py::none(),

@@ -1,6 +1,9 @@
 """aclnn_cpu's functions on every kind of input, their results, out=, and every kind of error."""
 
 import array
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -261,4 +264,39 @@ def test_the_error_keeps_working_after_failures():
 
 
 def test_soc_name():
-    assert aclnn_cpu.soc_name().startswith("Ascend")
+    assert aclnn_cpu.soc_name() == (os.environ.get("ACLNN_CPU_SOC_NAME") or "Ascend910B3")
+
+
+def run_under_soc(soc, code):
+    """Runs code in a fresh interpreter whose ACLNN_CPU_SOC_NAME is soc; its stdout and stderr."""
+    env = dict(os.environ, ACLNN_CPU_SOC_NAME=soc, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_the_module_follows_the_soc_it_is_told():
+    code = (
+        "import numpy as np, aclnn_cpu\n"
+        "x = np.random.default_rng(1).random(1000003, dtype=np.float32) * 1000\n"
+        "print(aclnn_cpu.soc_name(), aclnn_cpu.mse_loss(x, np.zeros_like(x), 'mean').view(np.uint32))\n"
+        "try:\n"
+        "    aclnn_cpu.mse_loss(np.zeros(2, np.uint16), np.zeros(2, np.uint16), dtype='bfloat16')\n"
+        "    print('bf16 ok')\n"
+        "except aclnn_cpu.AclnnError as error:\n"
+        "    print(error.code, error.message)\n"
+    )
+    results = {}
+    for soc in ("Ascend910B3", "Ascend950PR_9599", "Ascend310P3"):
+        code_rc, out, err = run_under_soc(soc, code)
+        assert code_rc == 0, err
+        lines = out.splitlines()
+        assert lines[0].startswith(soc + " ")
+        results[soc] = lines[0].split()[1]
+        if soc == "Ascend310P3":  # no BF16 in the aclnn layer's lists there
+            assert lines[1].startswith("161002 ") and "on Ascend310P3; expected FLOAT or FLOAT16" in lines[1]
+        else:
+            assert lines[1] == "bf16 ok"
+    # Each kernel's own order: A2's MSELossV2 (910B, 310P) and 950's give other bits for this mean.
+    assert results["Ascend910B3"] != results["Ascend950PR_9599"]
+    code_rc, out, err = run_under_soc("Ascend910X", "import aclnn_cpu")
+    assert code_rc != 0 and "ImportError" in err and "Ascend910X" in err and "Ascend910B3" in err
