@@ -63,6 +63,7 @@
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "golden/mse_loss_golden.h"
 #include "golden/mse_loss_grad_golden.h"
+#include "runtime/runtime_internal.h"
 
 namespace {
 
@@ -70,22 +71,6 @@ constexpr int kMaxBuffers = 4;
 constexpr int64_t kMaxComputed = int64_t{1}
                                  << 15;  // elements computed (out's, or the broadcast's); more are not launched
 const char* const kNames[4] = {"gradOutput", "self", "target", "out"};  // the forward APIs: the last three
-
-// The operator a call goes to (flags bits 5-6).
-enum class Op { kBackward, kMseLoss, kMseLossOut };
-Op OpOf(uint8_t flags) {
-  switch ((flags >> 5) & 3) {
-    case 0:
-      return Op::kBackward;
-    case 2:
-      return Op::kMseLossOut;
-    default:
-      return Op::kMseLoss;
-  }
-}
-const char* OpName(Op op) {
-  return op == Op::kBackward ? "aclnnMseLossBackward" : (op == Op::kMseLoss ? "aclnnMseLoss" : "aclnnMseLossOut");
-}
 
 // API_FUZZER_TRACE=1 in the environment: one line per phase one and launch on stderr (for seeds).
 bool Tracing() {
@@ -192,7 +177,15 @@ int64_t ElementSize(aclDataType dtype) {
 }
 
 bool Creatable(aclDataType dtype) { return ElementSize(dtype) > 0 || dtype == ACL_INT4; }
-bool Computable(aclDataType dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+// The SoC the runtime stands for (read at start): which kernels, and whether BF16 is computed.
+golden::Npu& TheNpu() {
+  static golden::Npu npu;
+  return npu;
+}
+bool Computable(aclDataType dtype) {
+  return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 ||
+         (dtype == ACL_BF16 && TheNpu().family != golden::Npu::Family::k310P);
+}
 
 bool PlainFormat(aclFormat format) {
   switch (format) {
@@ -611,32 +604,6 @@ Verdict JudgeForward(const Slot (&slots)[4], bool axis0, int64_t reduction, bool
   return v;
 }
 
-aclnnStatus PhaseOne(Op op, const Slot (&slots)[4], int64_t reduction, uint64_t* workspace_size,
-                     aclOpExecutor** executor) {
-  switch (op) {
-    case Op::kBackward:
-      return aclnnMseLossBackwardGetWorkspaceSize(slots[0].handle, slots[1].handle, slots[2].handle, reduction,
-                                                  slots[3].handle, workspace_size, executor);
-    case Op::kMseLoss:
-      return aclnnMseLossGetWorkspaceSize(slots[1].handle, slots[2].handle, reduction, slots[3].handle, workspace_size,
-                                          executor);
-    default:
-      return aclnnMseLossOutGetWorkspaceSize(slots[1].handle, slots[2].handle, reduction, slots[3].handle,
-                                             workspace_size, executor);
-  }
-}
-
-aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream) {
-  switch (op) {
-    case Op::kBackward:
-      return aclnnMseLossBackward(workspace, workspace_size, executor, stream);
-    case Op::kMseLoss:
-      return aclnnMseLoss(workspace, workspace_size, executor, stream);
-    default:
-      return aclnnMseLossOut(workspace, workspace_size, executor, stream);
-  }
-}
-
 // The view's elements (raw bits) as they are in the buffers' `before` copies.
 golden::Tensor ReadView(const Spec& s, const Input& input) {
   golden::Tensor tensor{ToGolden(s.dtype), s.dims, {}};
@@ -827,6 +794,91 @@ void FuzzConstructors(Reader& in) {
   }
 }
 
+// ---- the operators: one entry each -----------------------------------------------------------------
+
+// ND and NCL reach MSELossV2 (aclnnMseLoss), one format of the three MseLossGradV2 (the backward):
+// the golden's routes, restated from ops-nn's l0 layer.
+bool OneFormat(const Slot (&slots)[4], int first, int end) {
+  for (int i = first + 1; i < end; ++i) {
+    if (slots[i].spec.format != slots[first].spec.format) return false;
+  }
+  return true;
+}
+
+golden::Tensor BackwardGolden(const Slot (&slots)[4], int64_t reduction, const Input& input) {
+  golden::GradRoute route;
+  route.npu = TheNpu();
+  route.one_format = OneFormat(slots, 0, 3);
+  return golden::MseLossGrad(ReadView(slots[0].spec, input), ReadView(slots[1].spec, input),
+                             ReadView(slots[2].spec, input), static_cast<int>(reduction), ToGolden(slots[3].spec.dtype),
+                             route);
+}
+
+golden::Tensor ForwardGolden(const Slot (&slots)[4], int64_t reduction, const Input& input, bool axis0) {
+  golden::LossRoute route;
+  route.npu = TheNpu();
+  const aclFormat format = slots[1].spec.format;
+  route.nd_formats = OneFormat(slots, 1, 3) && (format == ACL_FORMAT_ND || format == ACL_FORMAT_NCL);
+  return golden::MseLoss(ReadView(slots[1].spec, input), ReadView(slots[2].spec, input), static_cast<int>(reduction),
+                         axis0, ToGolden(slots[3].spec.dtype), route);
+}
+
+struct FuzzOp {
+  const char* name;
+  int first_input;  // the API's inputs are slots first_input .. 2; out is slot 3
+  bool axis0;       // aclnnMseLossOut: mean and sum over dim 0, nothing written for an empty input
+  aclnnStatus (*phase_one)(const Slot (&slots)[4], int64_t reduction, uint64_t* workspace_size,
+                           aclOpExecutor** executor);
+  aclnnStatus (*launch)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+  // The model of phase one (SPEC §3, §7) and the golden of out from the inputs as they are now.
+  Verdict (*model)(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input);
+  golden::Tensor (*golden)(const Slot (&slots)[4], int64_t reduction, const Input& input);
+};
+
+const FuzzOp kBackward = {
+    "aclnnMseLossBackward",
+    0,
+    false,
+    [](const Slot (&s)[4], int64_t r, uint64_t* ws, aclOpExecutor** ex) {
+      return aclnnMseLossBackwardGetWorkspaceSize(s[0].handle, s[1].handle, s[2].handle, r, s[3].handle, ws, ex);
+    },
+    aclnnMseLossBackward,
+    Judge,
+    BackwardGolden,
+};
+const FuzzOp kMseLoss = {
+    "aclnnMseLoss",
+    1,
+    false,
+    [](const Slot (&s)[4], int64_t r, uint64_t* ws, aclOpExecutor** ex) {
+      return aclnnMseLossGetWorkspaceSize(s[1].handle, s[2].handle, r, s[3].handle, ws, ex);
+    },
+    aclnnMseLoss,
+    [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
+      return JudgeForward(s, false, r, ns, ne, in);
+    },
+    [](const Slot (&s)[4], int64_t r, const Input& in) { return ForwardGolden(s, r, in, false); },
+};
+const FuzzOp kMseLossOut = {
+    "aclnnMseLossOut",
+    1,
+    true,
+    [](const Slot (&s)[4], int64_t r, uint64_t* ws, aclOpExecutor** ex) {
+      return aclnnMseLossOutGetWorkspaceSize(s[1].handle, s[2].handle, r, s[3].handle, ws, ex);
+    },
+    aclnnMseLossOut,
+    [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
+      return JudgeForward(s, true, r, ns, ne, in);
+    },
+    [](const Slot (&s)[4], int64_t r, const Input& in) { return ForwardGolden(s, r, in, true); },
+};
+
+// The operator a call goes to: flags bits 5-6, 0 the backward, 1 and 3 aclnnMseLoss, 2 Out.
+const FuzzOp& OpOf(uint8_t flags) {
+  const FuzzOp* const ops[4] = {&kBackward, &kMseLoss, &kMseLossOut, &kMseLoss};
+  return *ops[(flags >> 5) & 3];
+}
+
 void RunOne(const uint8_t* data, size_t size) {
   Reader in(data, size);
   Input input;
@@ -908,17 +960,15 @@ void RunOne(const uint8_t* data, size_t size) {
   // Phase one, judged against the model.
   const bool null_size = (flags & 1) != 0;
   const bool null_executor = (flags & 2) != 0;
-  const Op op = OpOf(flags);
-  const Verdict verdict = op == Op::kBackward
-                              ? Judge(slots, reduction, null_size, null_executor, input)
-                              : JudgeForward(slots, op == Op::kMseLossOut, reduction, null_size, null_executor, input);
+  const FuzzOp& op = OpOf(flags);
+  const Verdict verdict = op.model(slots, reduction, null_size, null_executor, input);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   const aclnnStatus status =
-      PhaseOne(op, slots, reduction, null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
+      op.phase_one(slots, reduction, null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
   const bool valid = !verdict.null_fault && !verdict.invalid_fault;
   if (Tracing()) {
-    std::fprintf(stderr, "api_fuzzer: %s phase one %d (%s); model: %s\n", OpName(op), status, aclGetRecentErrMsg(),
+    std::fprintf(stderr, "api_fuzzer: %s phase one %d (%s); model: %s\n", op.name, status, aclGetRecentErrMsg(),
                  valid ? "valid" : verdict.why.c_str());
   }
   if (status != ACLNN_SUCCESS) {
@@ -946,19 +996,19 @@ void RunOne(const uint8_t* data, size_t size) {
   int64_t out_numel = 0, computed = 0;
   Numel(out.dims, &out_numel);
   std::vector<int64_t> broadcast = out.dims;  // the backward's out is the broadcast shape
-  if (op != Op::kBackward) golden::BroadcastShape({slots[1].spec.dims, slots[2].spec.dims}, &broadcast);
+  if (op.first_input > 0) golden::BroadcastShape({slots[1].spec.dims, slots[2].spec.dims}, &broadcast);
   if (!Numel(broadcast, &computed) || computed > kMaxComputed || out_numel > kMaxComputed) {
     return;  // valid, but too slow to judge per input
   }
   // The golden reads every input element: an input may hold more than an empty broadcast ([2^40]
   // with [0, 1] broadcast to nothing).
-  for (int slot = op == Op::kBackward ? 0 : 1; slot < 3; ++slot) {
+  for (int slot = op.first_input; slot < 3; ++slot) {
     int64_t input_numel = 0;
     if (!Numel(slots[slot].spec.dims, &input_numel) || input_numel > kMaxComputed) return;
   }
   // What the launch writes: out's elements, except that aclnnMseLossOut writes nothing for an
   // empty input (aclnnMseLoss's mean and sum of nothing are NaN and 0: written).
-  const bool out_written = out_numel > 0 && !(op == Op::kMseLossOut && computed == 0);
+  const bool out_written = out_numel > 0 && !(op.axis0 && computed == 0);
 
   const bool repeatable = (flags & 8) != 0;
   if (repeatable && aclSetAclOpExecutorRepeatable(executor) != ACLNN_SUCCESS) Violation("SetRepeatable failed");
@@ -981,17 +1031,11 @@ void RunOne(const uint8_t* data, size_t size) {
     }
   }
   golden::Tensor expected;
-  if (out_written && op == Op::kBackward) {
-    expected = golden::MseLossGrad(ReadView(slots[0].spec, input), ReadView(slots[1].spec, input),
-                                   ReadView(slots[2].spec, input), static_cast<int>(reduction), ToGolden(out.dtype));
-  } else if (out_written) {
-    expected = golden::MseLoss(ReadView(slots[1].spec, input), ReadView(slots[2].spec, input),
-                               static_cast<int>(reduction), op == Op::kMseLossOut, ToGolden(out.dtype));
-  }
+  if (out_written) expected = op.golden(slots, reduction, input);
   if (out_written && expected.bits.size() != static_cast<size_t>(out_numel)) Violation("the golden's out size");
 
   if ((flags & 16) != 0 && workspace_size > 0) {
-    if (Launch(op, input.workspace, workspace_size - 1, executor, input.stream) != ACLNN_ERR_PARAM_INVALID) {
+    if (op.launch(input.workspace, workspace_size - 1, executor, input.stream) != ACLNN_ERR_PARAM_INVALID) {
       Violation("a launch with too small a workspaceSize was not refused with 161002");
     }
   }
@@ -1000,7 +1044,7 @@ void RunOne(const uint8_t* data, size_t size) {
     const char *out_first, *out_end;
     ByteRange(out, &out_first, &out_end);
     bool overlaps = false;
-    for (int i = op == Op::kBackward ? 0 : 1; i < 3; ++i) {
+    for (int i = op.first_input; i < 3; ++i) {
       const char *first, *end;
       ByteRange(slots[i].spec, &first, &end);
       if (first != nullptr && out_first != nullptr && first < out_end && out_first < end) overlaps = true;
@@ -1008,8 +1052,8 @@ void RunOne(const uint8_t* data, size_t size) {
     launches = overlaps ? 1 : 2;
   }
   for (int k = 0; k < launches; ++k) {
-    if (Launch(op, input.workspace, workspace_size, executor, input.stream) != ACLNN_SUCCESS) {
-      Violation(std::string(OpName(op)) + " launch failed: " + aclGetRecentErrMsg());
+    if (op.launch(input.workspace, workspace_size, executor, input.stream) != ACLNN_SUCCESS) {
+      Violation(std::string(op.name) + " launch failed: " + aclGetRecentErrMsg());
     }
   }
   if (!repeatable) input.executor = nullptr;  // consumed by the launch
@@ -1040,7 +1084,7 @@ void RunOne(const uint8_t* data, size_t size) {
         std::memcpy(&bits, after.data() + at, out_element);
         if (!SameValue(expected.dtype, expected.bits[i], bits)) {
           char text[200];
-          std::snprintf(text, sizeof text, "%s out element %zu: expected 0x%08x, got 0x%08x", OpName(op), i,
+          std::snprintf(text, sizeof text, "%s out element %zu: expected 0x%08x, got 0x%08x", op.name, i,
                         expected.bits[i], bits);
           Violation(text);
         }
@@ -1063,6 +1107,15 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
     std::fprintf(stderr, "api_fuzzer: runtime start failed: %s\n", aclGetRecentErrMsg());
     std::abort();
   }
+  // The kernels the SoC reaches decide the golden's routes (ACLNN_CPU_SOC_NAME, default Ascend910B3).
+  const aclcpu::SocProfile& soc = *aclcpu::CurrentSocProfile();
+  golden::Npu& npu = TheNpu();
+  npu.family = soc.family == aclcpu::SocFamily::kAscend950      ? golden::Npu::Family::k950
+               : soc.family == aclcpu::SocFamily::kAscend310P   ? golden::Npu::Family::k310P
+               : soc.family == aclcpu::SocFamily::kAscend910_93 ? golden::Npu::Family::k910_93
+                                                                : golden::Npu::Family::k910B;
+  npu.vector_cores = soc.vector_cores;
+  npu.ub_bytes = soc.ub_bytes;
   return 0;
 }
 
