@@ -97,17 +97,7 @@ bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool d
            " does not cover them (at most " + std::to_string(kNpuMaxCores) + " cores)";
     return false;
   }
-  if (input_count + 1 > kMaxOperands) {
-    *why = "too many inputs for the map";
-    return false;
-  }
-  // The map: the inputs, then the values, written one after another (planned in elements, then
-  // given their size, as reduce.cpp does).
-  OperandLayout map_operands[kMaxOperands];
-  for (int i = 0; i < input_count; ++i) map_operands[i] = inputs[i];
-  map_operands[input_count] = OperandLayout{1, shape, ContiguousStrides(shape)};
-  if (!PlanElementwise(shape, map_operands, input_count + 1, &result.map, why)) return false;
-  result.map.element_size[input_count] = 4;
+  if (!PlanValueMap(shape, inputs, input_count, &result.map, why)) return false;
   if (!out.shape.empty()) {
     *why = "out " + ShapeToString(out.shape) + " is not 0-d";
     return false;

@@ -63,6 +63,20 @@ void StoreResults(const ReducePlan& plan, const double* totals, int64_t k0, int6
 
 }  // namespace
 
+bool PlanValueMap(const Shape& shape, const OperandLayout* inputs, int input_count, ElementwisePlan* map,
+                  std::string* why) {
+  if (input_count + 1 > kMaxOperands) {
+    *why = "too many inputs for the map";
+    return false;
+  }
+  OperandLayout operands[kMaxOperands];
+  for (int i = 0; i < input_count; ++i) operands[i] = inputs[i];
+  operands[input_count] = OperandLayout{1, shape, ContiguousStrides(shape)};  // the values, in elements
+  if (!PlanElementwise(shape, operands, input_count + 1, map, why)) return false;
+  map->element_size[input_count] = 4;
+  return true;
+}
+
 bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
                    const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why) {
@@ -70,18 +84,7 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inp
   result.kind = kind;
   result.divisor = divisor;
   result.elements = Numel(shape);
-  // The map: inputs, then the values in row-major order (a contiguous float32 operand). The values
-  // are written one after another (RunRange's sequential operand), never through their strides:
-  // planned in elements (size 1), so that no shape's byte strides overflow, then given size 4.
-  if (input_count + 1 > kMaxOperands) {
-    *why = "too many inputs for the map";
-    return false;
-  }
-  OperandLayout map_operands[kMaxOperands];
-  for (int i = 0; i < input_count; ++i) map_operands[i] = inputs[i];
-  map_operands[input_count] = OperandLayout{1, shape, ContiguousStrides(shape)};
-  if (!PlanElementwise(shape, map_operands, input_count + 1, &result.map, why)) return false;
-  result.map.element_size[input_count] = 4;
+  if (!PlanValueMap(shape, inputs, input_count, &result.map, why)) return false;
   if (kind == ReduceKind::kAll) {
     result.columns = kReduceLanes;
     result.rows = CeilDiv(result.elements, kReduceLanes);

@@ -68,6 +68,13 @@ inline bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector
                        platform, plan, why);
 }
 
+// Plans a reduction's map over `shape`: the inputs, then the values in row-major order, a
+// sequential float32 operand (written one after another, never through strides: planned in
+// elements so that no shape's byte strides overflow, then given size 4). Both reduction orders
+// (this file's and npu_reduce.h's) fill their values with it.
+bool PlanValueMap(const Shape& shape, const OperandLayout* inputs, int input_count, ElementwisePlan* map,
+                  std::string* why);
+
 // Runs the reduction: map_loop (an elementwise loop over the inputs, storing float32 values) fills
 // the values; the results go to out through a cast to compute, then out_dtype. input_bases are
 // the inputs' first elements; workspace holds plan.workspace_bytes.

@@ -63,6 +63,7 @@
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "golden/mse_loss_golden.h"
 #include "golden/mse_loss_grad_golden.h"
+#include "golden/npu_of_soc.h"
 #include "runtime/runtime_internal.h"
 
 namespace {
@@ -1108,14 +1109,7 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
     std::abort();
   }
   // The kernels the SoC reaches decide the golden's routes (ACLNN_CPU_SOC_NAME, default Ascend910B3).
-  const aclcpu::SocProfile& soc = *aclcpu::CurrentSocProfile();
-  golden::Npu& npu = TheNpu();
-  npu.family = soc.family == aclcpu::SocFamily::kAscend950      ? golden::Npu::Family::k950
-               : soc.family == aclcpu::SocFamily::kAscend310P   ? golden::Npu::Family::k310P
-               : soc.family == aclcpu::SocFamily::kAscend910_93 ? golden::Npu::Family::k910_93
-                                                                : golden::Npu::Family::k910B;
-  npu.vector_cores = soc.vector_cores;
-  npu.ub_bytes = soc.ub_bytes;
+  TheNpu() = golden::NpuOf(*aclcpu::CurrentSocProfile());
   return 0;
 }
 

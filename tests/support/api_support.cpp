@@ -6,6 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "golden/npu_of_soc.h"
 #include "runtime/runtime_internal.h"
 
 namespace support {
@@ -57,26 +58,9 @@ golden::Dtype ToGolden(aclDataType dtype) {
 size_t ElementBytes(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
 
 golden::Npu CurrentNpu() {
-  golden::Npu npu;
   const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile();
   if (profile == nullptr) throw std::runtime_error("ACLNN_CPU_SOC_NAME names no known SoC");
-  switch (profile->family) {
-    case aclcpu::SocFamily::kAscend910B:
-      npu.family = golden::Npu::Family::k910B;
-      break;
-    case aclcpu::SocFamily::kAscend910_93:
-      npu.family = golden::Npu::Family::k910_93;
-      break;
-    case aclcpu::SocFamily::kAscend950:
-      npu.family = golden::Npu::Family::k950;
-      break;
-    case aclcpu::SocFamily::kAscend310P:
-      npu.family = golden::Npu::Family::k310P;
-      break;
-  }
-  npu.vector_cores = profile->vector_cores;
-  npu.ub_bytes = profile->ub_bytes;
-  return npu;
+  return golden::NpuOf(*profile);
 }
 
 DeviceTensor::DeviceTensor(aclDataType dtype, const std::vector<int64_t>& shape, Layout layout)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "golden/npu_of_soc.h"
 #include "ops/loss/common/loss_reduction.h"
 #include "runtime/runtime_internal.h"
 
@@ -19,26 +20,8 @@ const std::vector<const OpInfo*>& AllOps() {
 }
 
 golden::Npu RuntimeNpu() {
-  golden::Npu npu;
-  if (const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile()) {
-    switch (profile->family) {
-      case aclcpu::SocFamily::kAscend910B:
-        npu.family = golden::Npu::Family::k910B;
-        break;
-      case aclcpu::SocFamily::kAscend910_93:
-        npu.family = golden::Npu::Family::k910_93;
-        break;
-      case aclcpu::SocFamily::kAscend950:
-        npu.family = golden::Npu::Family::k950;
-        break;
-      case aclcpu::SocFamily::kAscend310P:
-        npu.family = golden::Npu::Family::k310P;
-        break;
-    }
-    npu.vector_cores = profile->vector_cores;
-    npu.ub_bytes = profile->ub_bytes;
-  }
-  return npu;
+  const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile();
+  return profile != nullptr ? golden::NpuOf(*profile) : golden::Npu{};
 }
 
 const OpInfo* FindKernelOp(const std::string& op_name) {
