@@ -300,3 +300,19 @@ def test_the_module_follows_the_soc_it_is_told():
     assert results["Ascend910B3"] != results["Ascend950PR_9599"]
     code_rc, out, err = run_under_soc("Ascend910X", "import aclnn_cpu")
     assert code_rc != 0 and "ImportError" in err and "Ascend910X" in err and "Ascend910B3" in err
+
+
+def test_routed_bfloat16_on_310p_is_refused_as_on_the_npu():
+    code = (
+        "import torch, aclnn_cpu, aclnn_cpu.torch as at\n"
+        "x = torch.ones(4, dtype=torch.bfloat16)\n"
+        "with at.npu_numerics():\n"
+        "    try:\n"
+        "        print(torch.nn.functional.mse_loss(x, x * 2).float().item())\n"
+        "    except aclnn_cpu.AclnnError as error:\n"
+        "        print(error.code)\n"
+    )
+    for soc, expected in (("Ascend910B3", "1.0"), ("Ascend310P3", "161002")):
+        code_rc, out, err = run_under_soc(soc, code)
+        assert code_rc == 0, err
+        assert out.split() == [expected], (soc, out)

@@ -85,6 +85,8 @@ float SumInRepeats(const float* values, int64_t n);
 float ReduceSumTree(float* values, int64_t n);
 // Kahan's compensated sum of values[0, n) in order, in float32.
 float KahanSum(const float* values, int64_t n);
+// The SIMD target these loops dispatch to now (for tests that force each target in turn).
+const char* NpuReduceTarget();
 
 }  // namespace kernel
 }  // namespace aclcpu

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "kernel/npu_reduce.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
 namespace kernel {
@@ -59,6 +61,8 @@ void PairSumsTarget(float* s, int64_t n) {
   for (; i < half; ++i) s[i] = s[2 * i] + s[2 * i + 1];
 }
 
+const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernel
 }  // namespace aclcpu
@@ -71,10 +75,12 @@ namespace kernel {
 HWY_EXPORT(BisectFoldTarget);
 HWY_EXPORT(PairSumsTarget);
 HWY_EXPORT(AddTarget);
+HWY_EXPORT(TargetName);
 
 void BisectFoldSimd(float* values, int64_t n) { HWY_DYNAMIC_DISPATCH(BisectFoldTarget)(values, n); }
 void PairSumsSimd(float* values, int64_t n) { HWY_DYNAMIC_DISPATCH(PairSumsTarget)(values, n); }
 void AddSimd(float* to, const float* a, const float* b, int64_t n) { HWY_DYNAMIC_DISPATCH(AddTarget)(to, a, b, n); }
+const char* NpuReduceTarget() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 }  // namespace kernel
 }  // namespace aclcpu

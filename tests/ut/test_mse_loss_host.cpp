@@ -4,6 +4,7 @@
 // the reduction plan, its divisor and workspace); and the kernel run on host buffers against the
 // golden, for every variant the key selects.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "golden/mse_loss_golden.h"
+#include "kernel/npu_reduce.h"
 #include "kernel/parallel.h"
 #include "kernel/tensor_view.h"
 #include "op_graph/mse_loss_def.h"
@@ -707,4 +709,32 @@ TEST(MseLossV2Routes, Ascend950EveryTilingBranchMatchesTheGolden) {
       if (HasFatalFailure()) return;
     }
   }
+}
+
+// The NPU orders' loops give the same bits on every SIMD target this CPU runs (each forced in
+// turn): vector width changes how many pairs are added at once, never which.
+TEST(MseLossV2Routes, EverySimdTargetGivesTheGoldensBits) {
+  std::vector<std::string> names;
+  uint32_t seed = 900;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    names.push_back(aclcpu::kernel::NpuReduceTarget());
+    ASSERT_EQ(names.back(), hwy::TargetName(target)) << "the target was not forced";
+    SCOPED_TRACE(names.back());
+    for (DType dtype : kDtypes) {
+      // A2: one block and a tail, several cores, one buffer and a tail tile (small UB), two buffers.
+      for (int64_t n : {int64_t{19}, int64_t{8 * 128 * 3 + 5}, int64_t{8 * 4 * 519}, int64_t{8 * 4 * 1048 + 1}}) {
+        routes::RunV2(mse::ReduceOrder::kMseLossV2A2, mse::SocFacts{4, 32768}, dtype, n, seed++);
+      }
+      // 950: ReduceSum's scopes (up to 64, up to 256, beyond) and several tiles a core.
+      for (int64_t n : {int64_t{40 * 8}, int64_t{200 * 8}, int64_t{3000 * 8 + 1}, int64_t{30000 * 8 + 17}}) {
+        routes::RunV2(mse::ReduceOrder::kMseLossV2950, mse::SocFacts{8, 253952}, dtype, n, seed++);
+      }
+      if (HasFatalFailure()) break;
+    }
+    if (HasFatalFailure()) break;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_FALSE(names.empty());
+  RecordProperty("targets", ::testing::PrintToString(names));
 }
