@@ -50,6 +50,22 @@ bool Holds(const Allocation& allocation, uintptr_t address, uint64_t bytes) {
   return address >= base && address - base < allocation.size && bytes <= allocation.size - (address - base);
 }
 
+// Removes and returns the entry of `from` that starts at address, under the registry's lock; null
+// when there is none, with *in_other telling whether `other` has one there (the caller's message
+// then names the function that releases it).
+std::shared_ptr<Allocation> TakeStartingAt(Registry& registry, RangeMap& from, const RangeMap& other, uintptr_t address,
+                                           bool* in_other) {
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = from.find(address);
+  if (it == from.end()) {
+    *in_other = other.count(address) != 0;
+    return nullptr;
+  }
+  std::shared_ptr<Allocation> allocation = std::move(it->second);
+  from.erase(it);
+  return allocation;
+}
+
 // The entry of ranges that holds [address, address + bytes), or null.
 std::shared_ptr<Allocation> FindIn(const RangeMap& ranges, uintptr_t address, uint64_t bytes) {
   auto it = ranges.upper_bound(address);
@@ -330,18 +346,13 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
       return ACL_ERROR_INVALID_PARAM;
     }
     aclcpu::Registry& registry = aclcpu::TheRegistry();
-    std::shared_ptr<aclcpu::Allocation> allocation;
-    {
-      std::lock_guard<std::mutex> lock(registry.mutex);
-      auto it = registry.device.find(reinterpret_cast<uintptr_t>(devPtr));
-      if (it == registry.device.end()) {
-        const bool registered = registry.registered.count(reinterpret_cast<uintptr_t>(devPtr)) != 0;
-        SetRecentError("aclrtFree: " + aclcpu::Hex(devPtr) + " is not the start of a live aclrtMalloc allocation" +
-                       (registered ? " (it is registered host memory: aclrtHostUnregister)" : ""));
-        return ACL_ERROR_INVALID_PARAM;
-      }
-      allocation = std::move(it->second);
-      registry.device.erase(it);
+    bool registered = false;
+    const std::shared_ptr<aclcpu::Allocation> allocation = aclcpu::TakeStartingAt(
+        registry, registry.device, registry.registered, reinterpret_cast<uintptr_t>(devPtr), &registered);
+    if (!allocation) {
+      SetRecentError("aclrtFree: " + aclcpu::Hex(devPtr) + " is not the start of a live aclrtMalloc allocation" +
+                     (registered ? " (it is registered host memory: aclrtHostUnregister)" : ""));
+      return ACL_ERROR_INVALID_PARAM;
     }
     aclcpu::Retire(*allocation);
     std::free(allocation->base);  // base and size stay as they were: other threads may still compare them
@@ -442,18 +453,13 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr) {
       return ACL_ERROR_INVALID_PARAM;
     }
     aclcpu::Registry& registry = aclcpu::TheRegistry();
-    std::shared_ptr<aclcpu::Allocation> allocation;
-    {
-      std::lock_guard<std::mutex> lock(registry.mutex);
-      auto it = registry.registered.find(reinterpret_cast<uintptr_t>(ptr));
-      if (it == registry.registered.end()) {
-        const bool allocated = registry.device.count(reinterpret_cast<uintptr_t>(ptr)) != 0;
-        SetRecentError("aclrtHostUnregister: " + aclcpu::Hex(ptr) + " is not the start of a registered range" +
-                       (allocated ? " (it is an aclrtMalloc allocation: aclrtFree)" : ""));
-        return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
-      }
-      allocation = std::move(it->second);
-      registry.registered.erase(it);
+    bool allocated = false;
+    const std::shared_ptr<aclcpu::Allocation> allocation = aclcpu::TakeStartingAt(
+        registry, registry.registered, registry.device, reinterpret_cast<uintptr_t>(ptr), &allocated);
+    if (!allocation) {
+      SetRecentError("aclrtHostUnregister: " + aclcpu::Hex(ptr) + " is not the start of a registered range" +
+                     (allocated ? " (it is an aclrtMalloc allocation: aclrtFree)" : ""));
+      return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
     }
     aclcpu::Retire(*allocation);  // the memory stays the caller's
     return ACL_SUCCESS;
