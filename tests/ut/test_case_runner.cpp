@@ -327,12 +327,11 @@ TEST(CaseRunnerCsvCases, RealTableForms) {
   EXPECT_EQ(predict.specials[3], -INFINITY);
   EXPECT_TRUE(std::isnan(predict.specials[4]));
   EXPECT_EQ(cases[0].inputs[kGrad].range.lo, 2.0);
-  EXPECT_TRUE(cases[0].has_tolerance);
-  EXPECT_EQ(cases[0].tolerance.fp16, 0.001);
-  EXPECT_EQ(cases[0].tolerance.bf16, 0.001);
-  EXPECT_EQ(cases[0].tolerance.max_share, 0.002);
+  EXPECT_EQ(cases[0].tolerances.rtol, 0.001);
+  EXPECT_EQ(cases[0].tolerances.ptol, 0.002);
+  EXPECT_FALSE(cases[0].tolerances.atol.has_value());  // absolute_precision empty
   EXPECT_EQ(cases[1].error, "");  // the definition's type as op_name; () for no tolerance
-  EXPECT_FALSE(cases[1].has_tolerance);
+  EXPECT_FALSE(cases[1].tolerances.rtol.has_value());
   for (const cr::TensorSpec& input : cases[1].inputs) {
     EXPECT_EQ(input.range.specials, (std::vector<float>{-INFINITY, INFINITY}));
     EXPECT_FALSE(input.range.uniform);
@@ -434,7 +433,7 @@ TEST(CaseRunnerCsvCases, ForwardTableForms) {
   EXPECT_EQ(mean.inputs[1].shape, (std::vector<int64_t>{8, 3, 2}));
   EXPECT_EQ(mean.output_shape, (std::vector<int64_t>{8, 3, 2}));  // as the table says; the runner sets it aside
   EXPECT_EQ(mean.inputs[0].range.specials.size(), 5u);
-  EXPECT_TRUE(mean.has_tolerance);
+  EXPECT_EQ(mean.tolerances.rtol, 0.0001);
   EXPECT_EQ(cases[1].output_shape, (std::vector<int64_t>{1}));
   EXPECT_TRUE(cases[1].inputs[0].range.uniform);  // (0, 0): uniform in [0, 0]
   EXPECT_EQ(cases[1].inputs[0].range.hi, 0.0);
@@ -631,65 +630,90 @@ TEST(CaseRunnerInputs, HonourEveryRangeForm) {
   }
 }
 
-cr::PieceVerdict Exact(cr::Dtype dtype, const std::vector<uint32_t>& expected, const std::vector<uint32_t>& actual) {
-  return cr::JudgeExact(dtype, expected.data(), actual.data(), static_cast<int64_t>(expected.size()), 0);
+// Judges expected against actual with a method, in pieces of `piece` elements merged in order.
+cr::Judgement JudgeWith(const char* method, cr::Dtype expected_dtype, const std::vector<uint32_t>& expected,
+                        cr::Dtype actual_dtype, const std::vector<uint32_t>& actual, int64_t piece = 1 << 20) {
+  cr::JudgeInput input;
+  input.method = cr::FindMethod(method);
+  input.expected_dtype = expected_dtype;
+  input.actual_dtype = actual_dtype;
+  input.shape = {static_cast<int64_t>(expected.size())};
+  const cr::Grid grid(input.shape);
+  cr::PieceStats total;
+  for (int64_t first = 0; first < static_cast<int64_t>(expected.size()); first += piece) {
+    const int64_t count = std::min<int64_t>(piece, static_cast<int64_t>(expected.size()) - first);
+    cr::Merge(cr::JudgePiece(input, grid, expected.data() + first, actual.data() + first, count, first), &total);
+  }
+  return cr::Conclude(input, total);
 }
 
 TEST(CaseRunnerJudge, BitExactExceptThatAnyNanMatchesAnyNan) {
   const cr::Dtype f32 = cr::Dtype::kFloat32;
   const std::vector<uint32_t> expected = {0x3f800000u, 0x7fc00000u, 0x00000000u};
-  EXPECT_EQ(cr::ExactProblem(f32, Exact(f32, expected, expected)), "");
-  EXPECT_EQ(cr::ExactProblem(f32, Exact(f32, expected, {0x3f800000u, 0xffc00001u, 0u})), "");
-  const cr::PieceVerdict negative_zero = Exact(f32, expected, {0x3f800000u, 0x7fc00000u, 0x80000000u});
-  EXPECT_EQ(negative_zero.bad, 1);
-  EXPECT_EQ(cr::ExactProblem(f32, negative_zero), "index 2: expected 0 (0x00000000), actual -0 (0x80000000)");
-  EXPECT_EQ(cr::ExactProblem(cr::Dtype::kFloat16, Exact(cr::Dtype::kFloat16, {0x3c00}, {0x3c01})),
-            "index 0: expected 1 (0x3c00), actual 1.00097656 (0x3c01)");
+  EXPECT_EQ(JudgeWith("binary", f32, expected, f32, expected).verdict, "pass");
+  EXPECT_EQ(JudgeWith("binary", f32, expected, f32, {0x3f800000u, 0xffc00001u, 0u}).verdict, "pass");
+  const cr::Judgement negative_zero = JudgeWith("binary", f32, expected, f32, {0x3f800000u, 0x7fc00000u, 0x80000000u});
+  EXPECT_EQ(negative_zero.verdict, "fail");
+  EXPECT_EQ(negative_zero.stats.bad, 1);
+  ASSERT_EQ(negative_zero.stats.worst.size(), 1u);
+  EXPECT_EQ(negative_zero.stats.worst[0].index, 2);
+  EXPECT_EQ(cr::StatsLine(negative_zero, f32, f32, {3}),
+            "1 of 3 elements differ (33.33%); max abs 0, max rel 0, mean rel 0, rmse 0, cosine 1, max ulp 0; "
+            "worst at [2] (index 2): expected 0 (0x00000000), actual -0 (0x80000000)");
+  const cr::Judgement half = JudgeWith("binary", cr::Dtype::kFloat16, {0x3c00}, cr::Dtype::kFloat16, {0x3c01});
+  EXPECT_EQ(half.stats.max_ulp, 1.0);
+  EXPECT_EQ(cr::ValueText(cr::Dtype::kFloat16, half.stats.worst[0].actual_bits), "1.00097656 (0x3c01)");
 }
 
-TEST(CaseRunnerJudge, PiecesMergeToTheWholeInAnyOrder) {
-  // 10 elements with mismatches at 3 and 8, judged whole and in pieces merged in either order.
+TEST(CaseRunnerJudge, PiecesMergeToTheWhole) {
+  // 10 elements with mismatches at 3 and 8, judged whole and in pieces of 1, 3 and 5.
   std::vector<uint32_t> expected(10, 0x3f800000u), actual = expected;
   actual[3] = 0x40000000u;
   actual[8] = 0x40400000u;
-  const cr::PieceVerdict whole = Exact(cr::Dtype::kFloat32, expected, actual);
-  const cr::PieceVerdict first = cr::JudgeExact(cr::Dtype::kFloat32, expected.data(), actual.data(), 5, 0);
-  const cr::PieceVerdict second = cr::JudgeExact(cr::Dtype::kFloat32, expected.data() + 5, actual.data() + 5, 5, 5);
-  for (bool reversed : {false, true}) {
-    cr::PieceVerdict total;
-    cr::Merge(reversed ? second : first, &total);
-    cr::Merge(reversed ? first : second, &total);
-    EXPECT_EQ(total.elements, 10);
-    EXPECT_EQ(total.bad, 2);
-    EXPECT_EQ(total.first_bad, 3);
-    EXPECT_EQ(cr::ExactProblem(cr::Dtype::kFloat32, total), cr::ExactProblem(cr::Dtype::kFloat32, whole));
+  const cr::Judgement whole = JudgeWith("tolerance", cr::Dtype::kFloat32, expected, cr::Dtype::kFloat32, actual);
+  for (int64_t piece : {1, 3, 5}) {
+    const cr::Judgement split =
+        JudgeWith("tolerance", cr::Dtype::kFloat32, expected, cr::Dtype::kFloat32, actual, piece);
+    EXPECT_EQ(split.stats.bad, 2);
+    EXPECT_EQ(split.stats.first_bad, 3);
+    EXPECT_EQ(split.stats.worst.front().index, 8);  // the larger error first
+    EXPECT_EQ(split.stats.sum_rel, whole.stats.sum_rel);
+    EXPECT_EQ(cr::StatsLine(split, cr::Dtype::kFloat32, cr::Dtype::kFloat32, {10}),
+              cr::StatsLine(whole, cr::Dtype::kFloat32, cr::Dtype::kFloat32, {10}));
   }
 }
 
-TEST(CaseRunnerJudge, ToleranceIsPerDtypeAndAShareOfTheElements) {
+TEST(CaseRunnerJudge, CoordinatesOfTheWorstElements) {
+  EXPECT_EQ(cr::Coordinates({2, 3, 4}, 23), "[1, 2, 3]");
+  EXPECT_EQ(cr::Coordinates({2, 3, 4}, 5), "[0, 1, 1]");
+  EXPECT_EQ(cr::Coordinates({}, 0), "[]");
+  const cr::Grid grid({100, 1000});  // 32 x 64 cells
+  EXPECT_EQ(grid.Cell(0), 0);
+  EXPECT_EQ(grid.Cell(99 * 1000 + 999), 31 * cr::kGridCols + 63);
+  int64_t total = 0;
+  for (int r = 0; r < grid.cell_rows; ++r) {
+    for (int c = 0; c < grid.cell_cols; ++c) total += grid.CellElements(r * cr::kGridCols + c);
+  }
+  EXPECT_EQ(total, 100000);
+}
+
+TEST(CaseRunnerJudge, OurToleranceIsPerDtypeAndAShareOfTheElements) {
   // 1000 float16 elements of 1.0; off by one unit (~9.8e-4 relative) is within fp16's 1e-3.
   const cr::Dtype f16 = cr::Dtype::kFloat16;
   const std::vector<uint32_t> expected(1000, 0x3c00);
   std::vector<uint32_t> actual(1000, 0x3c01);
-  const cr::Tolerance tolerance;
-  auto judge = [&](cr::Dtype expected_dtype, const std::vector<uint32_t>& e, cr::Dtype actual_dtype,
-                   const std::vector<uint32_t>& a) {
-    const cr::PieceVerdict verdict = cr::JudgeTolerance(expected_dtype, e.data(), actual_dtype, a.data(),
-                                                        static_cast<int64_t>(e.size()), 0, tolerance);
-    return cr::ToleranceProblem(expected_dtype, actual_dtype, verdict, tolerance);
-  };
-  EXPECT_EQ(judge(f16, expected, f16, actual), "");
+  EXPECT_EQ(JudgeWith("tolerance", f16, expected, f16, actual).verdict, "pass");
   actual.assign(1000, 0x3c00);
   actual[10] = 0x3c02;  // 2e-3: over, but 1 in 1000 is within the 0.1% share
-  EXPECT_EQ(judge(f16, expected, f16, actual), "");
+  EXPECT_EQ(JudgeWith("tolerance", f16, expected, f16, actual).verdict, "pass");
   actual[20] = 0x7e00;  // a NaN where 1.0 is expected: a second one over
-  EXPECT_EQ(judge(f16, expected, f16, actual),
-            "2 of 1000 elements (0.2%) over rtol 0.001 (allowed: 0.1%); first at index 10: expected 1 (0x3c00), "
-            "actual 1.00195312 (0x3c02)");
+  const cr::Judgement two = JudgeWith("tolerance", f16, expected, f16, actual);
+  EXPECT_EQ(two.reason, "0.2% of elements over rtol 0.001 (allowed: 0.1%)");
+  EXPECT_EQ(two.stats.unbounded, 1);
   // float32 values for a bf16 output; infinities must match in sign.
   const cr::Dtype bf16 = cr::Dtype::kBFloat16, f32 = cr::Dtype::kFloat32;
-  EXPECT_EQ(judge(bf16, {0x3f80, 0x7f80}, f32, {0x3f800001u, 0x7f800000u}), "");
-  EXPECT_NE(judge(bf16, {0x3f80, 0x7f80}, f32, {0x3f800000u, 0xff800000u}), "");
+  EXPECT_EQ(JudgeWith("tolerance", bf16, {0x3f80, 0x7f80}, f32, {0x3f800001u, 0x7f800000u}).verdict, "pass");
+  EXPECT_EQ(JudgeWith("tolerance", bf16, {0x3f80, 0x7f80}, f32, {0x3f800000u, 0xff800000u}).verdict, "fail");
 }
 
 TEST(CaseRunnerWorkPool, EveryPieceRunsOnce) {

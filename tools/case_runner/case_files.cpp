@@ -171,7 +171,7 @@ std::string InputNames(const OpInfo& op, bool json) {
 
 struct CsvColumns {
   int name = -1, op = -1, shapes = -1, dtypes = -1, out_shapes = -1, out_dtypes = -1, attrs = -1, ranges = -1,
-      enabled = -1, tolerances = -1;
+      enabled = -1, tolerances = -1, atol = -1;
 };
 
 bool ParsePythonField(const std::string& text, const char* field, Value* value, std::string* error) {
@@ -213,9 +213,22 @@ bool ParseCsvTolerance(const std::string& text, Case* c, std::string* error) {
   if (!(rtol > 0.0) || !(share >= 0.0 && share <= 1.0)) {
     return FieldError(field, "the relative error must be positive and the share from 0 to 1", error);
   }
-  c->has_tolerance = true;
-  c->tolerance.fp32 = c->tolerance.fp16 = c->tolerance.bf16 = rtol;
-  c->tolerance.max_share = share;
+  c->tolerances.rtol = rtol;
+  c->tolerances.ptol = share;
+  return true;
+}
+
+// absolute_precision: the atol of compare mode's close, one number or a tuple of one per output.
+bool ParseCsvAtol(const std::string& text, Case* c, std::string* error) {
+  const char field[] = "absolute_precision";
+  Value value;
+  if (!ParsePythonField(text, field, &value, error)) return false;
+  if (value.kind == Kind::kList && value.items.empty()) return true;
+  const Value* atol = value.kind == Kind::kList && value.items.size() == 1 ? &value.items[0] : &value;
+  if (!IsFiniteNumber(*atol) || !(atol->AsDouble() >= 0.0)) {
+    return FieldError(field, "expected a non-negative number such as 1e-8, or one in a tuple", error);
+  }
+  c->tolerances.atol = atol->AsDouble();
   return true;
 }
 
@@ -333,6 +346,7 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     }
   }
   if (!get(col.tolerances).empty() && !ParseCsvTolerance(get(col.tolerances), c, error)) return false;
+  if (!get(col.atol).empty() && !ParseCsvAtol(get(col.atol), c, error)) return false;
   return true;
 }
 
@@ -561,7 +575,8 @@ bool ParseCsvCases(const std::string& text, const std::string& path, std::vector
       {"input_shapes", &col.shapes},      {"input_dtypes", &col.dtypes},
       {"output_shapes", &col.out_shapes}, {"output_dtypes", &col.out_dtypes},
       {"attributes", &col.attrs},         {"input_data_ranges", &col.ranges},
-      {"is_enabled", &col.enabled},       {"precision_tolerances", &col.tolerances}};
+      {"is_enabled", &col.enabled},       {"precision_tolerances", &col.tolerances},
+      {"absolute_precision", &col.atol}};
   for (size_t i = 0; i < names.size(); ++i) {
     for (const auto& k : known) {
       if (Trim(names[i]) == k.first && *k.second < 0) *k.second = static_cast<int>(i);

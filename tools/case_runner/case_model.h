@@ -3,6 +3,7 @@
 #define ACLNN_CPU_TOOLS_CASE_RUNNER_CASE_MODEL_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,19 @@ struct TensorSpec {
   ValueRange range;
 };
 
-// Compare mode's thresholds (judge.h applies them).
-struct Tolerance {
-  // Relative error |a - e| / max(|e|, smallest normal of the dtype) allowed per element, by the
-  // expected output's dtype.
-  double fp32 = 1e-4, fp16 = 1e-3, bf16 = 4e-3;
-  double max_share = 0.001;  // a case fails when more than this share of its elements is over
+// The legacy tolerance columns of a CSV row -- precision_tolerances ((rtol, ptol),) and
+// absolute_precision (atol) -- or the command line's --rtol, --rtol-share and --atol. Each method
+// reads the ones its tool reads (judge.cpp); an absent field takes the method's default.
+struct Tolerances {
+  std::optional<double> rtol, ptol, atol;
+  // These, with each field the other gives replacing this one's.
+  Tolerances OverriddenBy(const Tolerances& other) const {
+    Tolerances merged = *this;
+    if (other.rtol) merged.rtol = other.rtol;
+    if (other.ptol) merged.ptol = other.ptol;
+    if (other.atol) merged.atol = other.atol;
+    return merged;
+  }
 };
 
 struct Case {
@@ -65,8 +73,7 @@ struct Case {
   bool has_output_shape = false, has_output_dtype = false;
   std::vector<int64_t> output_shape;
   Dtype output_dtype = Dtype::kFloat32;
-  bool has_tolerance = false;  // precision_tolerances: compare mode's thresholds for this row
-  Tolerance tolerance;
+  Tolerances tolerances;  // compare mode's: precision_tolerances and absolute_precision
 
   // API level: the integer reduction values to run, and whether they came from a [lo, hi] range
   // (then every run is reported as name#id[reduction=k]).

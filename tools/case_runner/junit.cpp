@@ -124,7 +124,7 @@ std::string JunitXml(const std::vector<JunitCase>& cases) {
         xml += "/>\n";
       } else if (c.outcome == Outcome::kFail) {
         xml += ">\n      <failure message=\"" + Escape(c.message) + "\">" + Escape(c.message) +
-               "</failure>\n    </testcase>\n";
+               (c.details.empty() ? "" : "\n" + Escape(c.details)) + "</failure>\n    </testcase>\n";
       } else {
         xml += ">\n      <skipped message=\"" + Escape(c.message) + "\"/>\n    </testcase>\n";
       }

@@ -16,6 +16,7 @@ struct JunitCase {
   Outcome outcome = Outcome::kPass;
   std::string message;  // the report line of a failure or skip
   double seconds = 0.0;
+  std::string details = "";  // a failure's full statistics (JudgementDetails), after the message
 };
 
 // The document; text is escaped, and bytes that are not UTF-8 or not allowed in XML become '?'.

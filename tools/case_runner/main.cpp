@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +17,11 @@
 
 #include "case_files.h"
 #include "judge.h"
+#include "api_driver.h"
 #include "junit.h"
+#include "memory_ledger.h"
 #include "ops.h"
+#include "report.h"
 #include "runner.h"
 #include "runtime/runtime_internal.h"
 
@@ -39,14 +43,19 @@ const char kUsage[] =
     "  --dump-all DIR       the same for every case\n"
     "  --soc NAME           the SoC whose kernels the API cases follow (sets ACLNN_CPU_SOC_NAME; default\n"
     "                       Ascend910B3): the kernel its l0 layer picks, and so the numbers\n"
-    "  --compare DIR        judge DIR/<case name>.npy, an output produced elsewhere, instead of running\n"
-    "                       the operator: within a tolerance, or as --method says\n"
-    "  --method NAME        compare mode's rule: tolerance (the default: --rtol below) or binary (bit for\n"
-    "                       bit, NaN meeting NaN: to tell kernel orders apart)\n"
-    "  --rtol X             compare mode: relative error allowed per element, for every dtype\n"
-    "                       (default: a row's precision_tolerances, else float32 1e-4, float16 1e-3,\n"
-    "                       bfloat16 4e-3)\n"
-    "  --rtol-share S       compare mode: share of elements allowed over it (default 0.001)\n"
+    "  --compare DIR        judge DIR/<case name>.npy, an output produced elsewhere (an NPU), instead of\n"
+    "                       running the operator, with --method's rule\n"
+    "  --method NAME        compare mode's rule, as the tool that defines it judges (README): TTK's mixed\n"
+    "                       (the default), close, stat_rel_err, cosine, binary; msprobe's run_ut,\n"
+    "                       absolute_threshold, ulp_compare, binary_consistency, thousandth_threshold;\n"
+    "                       our own tolerance\n"
+    "  --rtol X, --rtol-share P, --atol A\n"
+    "                       compare mode: override every row's precision_tolerances ((rtol, ptol),) and\n"
+    "                       absolute_precision, for the methods that read them (close, cosine, tolerance)\n"
+    "  --shard K/N          run only shard K of N (1 <= K <= N): every run is in exactly one shard\n"
+    "  --report FILE        also write every run's verdict and error statistics as JSON\n"
+    "  --html FILE          also write one self-contained HTML page: a sortable summary, and per failing\n"
+    "                       run a histogram of the error and where in the tensor the errors sit\n"
     "  --junit FILE         also write the results as JUnit XML\n"
     "  --list               print the runs the files hold (after --filter) and exit\n"
     "Exit status: 0 when no case failed; 1 when any failed; 2 for a usage error or an unusable file.\n";
@@ -81,7 +90,8 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
   bool only_files = false;
   static const char* const kWithValue[] = {"--seed",          "--filter",  "--threads", "--jobs",       "--dump",
                                            "--dump-all",      "--compare", "--rtol",    "--rtol-share", "--junit",
-                                           "--memory-budget", "--soc",     "--method"};
+                                           "--memory-budget", "--soc",     "--method",  "--atol",       "--shard",
+                                           "--report",        "--html"};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (only_files || arg.size() < 2 || arg[0] != '-') {
@@ -137,26 +147,48 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
       if (value.empty()) return Usage("--soc wants a SoC name, such as Ascend910B3", error);
       options->soc = value;
     } else if (name == "--method") {
-      if (value != "tolerance" && value != "binary") {
-        return Usage("--method wants tolerance or binary, not " + value, error);
+      options->method = FindMethod(value);
+      if (options->method == nullptr) {
+        const std::string reason = UnusableMethodReason(value);
+        return Usage("--method " + value + (reason.empty() ? " is not a method; the methods: " + MethodNames()
+                                                           : ": " + reason),
+                     error);
       }
-      options->binary = value == "binary";
+    } else if (name == "--shard") {
+      const size_t slash = value.find('/');
+      int index = 0, count = 0;
+      if (slash == std::string::npos || !ParseNumber(value.substr(0, slash), &index) ||
+          !ParseNumber(value.substr(slash + 1), &count) || count < 1 || index < 1 || index > count) {
+        return Usage("--shard wants K/N with 1 <= K <= N, such as 2/4", error);
+      }
+      options->shard_index = index - 1;
+      options->shard_count = count;
+    } else if (name == "--report" || name == "--html") {
+      if (value.empty()) return Usage(name + " wants a file name", error);
+      (name == "--report" ? options->report : options->html) = value;
     } else if (name == "--junit") {
       if (value.empty()) return Usage("--junit wants a file name", error);
       options->junit = value;
-    } else if (name == "--rtol") {
-      if (!ParseNumber(value, &number) || !(number > 0.0)) return Usage("--rtol wants a positive number", error);
-      options->tolerance.fp32 = options->tolerance.fp16 = options->tolerance.bf16 = number;
-      options->tolerance_given = true;
+    } else if (name == "--rtol" || name == "--atol") {
+      if (!ParseNumber(value, &number) || !(number >= 0.0) || !std::isfinite(number)) {
+        return Usage(name + " wants a non-negative number", error);
+      }
+      (name == "--rtol" ? options->tolerances.rtol : options->tolerances.atol) = number;
     } else {  // --rtol-share
       if (!ParseNumber(value, &number) || !(number >= 0.0 && number <= 1.0)) {
         return Usage("--rtol-share wants a number from 0 to 1", error);
       }
-      options->tolerance.max_share = number;
-      options->tolerance_given = true;
+      options->tolerances.ptol = number;
     }
   }
   if (!options->help && options->files.empty()) return Usage("no case files given", error);
+  const bool judging_options = options->method != nullptr || options->tolerances.rtol || options->tolerances.ptol ||
+                               options->tolerances.atol;
+  if (judging_options && options->compare_dir.empty()) {
+    return Usage("--method, --rtol, --rtol-share and --atol judge the outputs --compare reads; a self-run is judged "
+                 "bit for bit",
+                 error);
+  }
   return true;
 }
 
@@ -241,7 +273,9 @@ int Main(int argc, char** argv) {
     }
   }
   MarkDuplicates(&cases);
-  const std::vector<Run> runs = SelectRuns(cases, options.filter);
+  if (options.method == nullptr) options.method = FindMethod("mixed");  // TTK's default
+  const std::vector<Run> runs =
+      ShardRuns(SelectRuns(cases, options.filter), options.shard_index, options.shard_count);
   if (options.list) {
     List(runs);
     return 0;
@@ -267,13 +301,22 @@ int Main(int argc, char** argv) {
 
   std::printf("seed %llu soc %s\n", static_cast<unsigned long long>(options.seed), aclcpu::CurrentSocProfile()->name);
   std::fflush(stdout);
-  size_t passed = 0, failed = 0, skipped = 0, set_aside = 0;
-  std::vector<JunitCase> junit;
+  ReportHeader header;
+  header.seed = options.seed;
+  header.soc = aclcpu::CurrentSocProfile()->name;
+  header.mode = options.compare_dir.empty() ? "self-run" : "compare";
+  header.method = options.compare_dir.empty() ? MethodName(ExactMethod()) : MethodName(*options.method);
+  if (options.shard_count > 1) {
+    header.shard = std::to_string(options.shard_index + 1) + "/" + std::to_string(options.shard_count);
+  }
+  size_t set_aside = 0;
+  std::vector<RunRecord> records;
   Progress progress(runs.size());
   RunAll(runs, options, budget, [&](size_t index, const Verdict& verdict) {
-    passed += verdict.outcome == Outcome::kPass ? 1 : 0;
-    failed += verdict.outcome == Outcome::kFail ? 1 : 0;
-    skipped += verdict.outcome == Outcome::kSkip ? 1 : 0;
+    header.passed += verdict.outcome == Outcome::kPass ? 1 : 0;
+    header.failed += verdict.outcome == Outcome::kFail ? 1 : 0;
+    header.skipped += verdict.outcome == Outcome::kSkip ? 1 : 0;
+    header.warned += verdict.judgement != nullptr && verdict.judgement->verdict == "warning" ? 1 : 0;
     set_aside += verdict.output_shape_set_aside ? 1 : 0;
     if (!verdict.line.empty()) {
       progress.Clear();
@@ -284,7 +327,7 @@ int Main(int argc, char** argv) {
     const Case& c = *runs[index].c;
     const char* op = c.op == nullptr ? (c.enabled ? "unreadable" : "disabled")
                                      : (c.level == Case::Level::kApi ? c.op->api_name : c.op->kernel_name);
-    junit.push_back(JunitCase{c.file, op, runs[index].name, verdict.outcome, verdict.line, verdict.seconds});
+    records.push_back(RunRecord{c.file, op, runs[index].name, verdict});
   });
   progress.Clear();
   if (need_runtime) StopRuntime();
@@ -294,15 +337,23 @@ int Main(int argc, char** argv) {
         "the input's shape or (1,): judged against infer shape's\n",
         set_aside, set_aside == 1 ? "row" : "rows", set_aside == 1 ? "has" : "have");
   }
-  std::printf("%zu passed, %zu failed", passed, failed);
-  if (skipped > 0) std::printf(", %zu skipped", skipped);
+  std::printf("%zu passed, %zu failed", header.passed, header.failed);
+  if (header.skipped > 0) std::printf(", %zu skipped", header.skipped);
+  if (header.warned > 0) std::printf(" (%zu passed with a warning)", header.warned);
   std::printf("\n");
   std::fflush(stdout);
-  if (!options.junit.empty() && !WriteJunit(options.junit, junit, &error)) {
+  std::vector<JunitCase> junit;
+  for (const RunRecord& r : records) {
+    junit.push_back(JunitCase{r.file, r.op, r.name, r.verdict.outcome, r.verdict.line, r.verdict.seconds,
+                              r.verdict.outcome == Outcome::kFail ? JudgementDetails(r.verdict) : ""});
+  }
+  if ((!options.junit.empty() && !WriteJunit(options.junit, junit, &error)) ||
+      (!options.report.empty() && !WriteTextFile(options.report, ReportJson(header, records), &error)) ||
+      (!options.html.empty() && !WriteTextFile(options.html, ReportHtml(header, records), &error))) {
     std::fprintf(stderr, "aclnn_case_runner: %s\n", error.c_str());
     return 2;
   }
-  return failed == 0 ? 0 : 1;
+  return header.failed == 0 ? 0 : 1;
 }
 
 }  // namespace

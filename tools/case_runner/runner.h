@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "case_model.h"
+#include "judge.h"
 #include "work_pool.h"
 
 namespace case_runner {
@@ -21,12 +23,12 @@ struct Options {
   std::string dump_dir;
   bool dump_all = false;
   std::string compare_dir;
-  bool binary = false;  // compare mode's rule: bit for bit (--method binary), else the tolerance
-  std::string soc;      // --soc: the SoC the API cases follow (empty: as the environment says)
-  Tolerance tolerance;
-  bool tolerance_given = false;  // --rtol or --rtol-share: overrides every row's precision_tolerances
-  int64_t memory_budget = 0;     // bytes the tensors of the cases in flight may take; 0: the default
-  std::string junit;
+  const Method* method = nullptr;  // compare mode's (--method; default TTK's mixed); self-run: bit for bit
+  std::string soc;                 // --soc: the SoC the API cases follow (empty: as the environment says)
+  Tolerances tolerances;           // --rtol, --rtol-share, --atol: override every row's
+  int64_t memory_budget = 0;       // bytes the tensors of the cases in flight may take; 0: the default
+  int shard_index = 0, shard_count = 1;  // --shard K/N: this process runs shard K (0-based here) of N
+  std::string junit, report, html;
   bool list = false;
   bool help = false;
   std::vector<std::string> files;
@@ -43,8 +45,12 @@ enum class Outcome { kPass, kFail, kSkip };
 
 struct Verdict {
   Outcome outcome = Outcome::kFail;
-  std::string line;  // the report line of a failure or of a skip that needs one
+  std::string line;  // the report line of a failure, a warning or a skip that needs one
   double seconds = 0.0;
+  // When an output was judged: the verdict and its statistics, the output's shape and dtypes.
+  std::shared_ptr<const Judgement> judgement = nullptr;
+  std::vector<int64_t> shape = {};
+  Dtype expected_dtype = Dtype::kFloat32, actual_dtype = Dtype::kFloat32;
   // A reducing CSV row whose output_shapes differs from infer shape's 0-d y: judged against the
   // latter (the report says how many such rows ran).
   bool output_shape_set_aside = false;
@@ -54,16 +60,12 @@ struct Verdict {
 void MarkDuplicates(std::vector<Case>* cases);
 // The runs of the cases, in file order; those whose run name or case label matches the glob.
 std::vector<Run> SelectRuns(const std::vector<Case>& cases, const std::string& filter);
+// The runs of shard `index` of `count`: a run belongs to the shard its name's hash picks, so every
+// run is in exactly one shard, whatever the other files, --filter or --jobs.
+std::vector<Run> ShardRuns(const std::vector<Run>& runs, int index, int count);
 
 // The bytes a run's tensors take (inputs and output); what the memory budget counts.
 int64_t RunBytes(const Run& run, const Options& options);
-// The default memory budget: most of what this machine has available now.
-int64_t DefaultMemoryBudget();
-
-// aclInit, aclrtSetDevice(0); and the reverse (with every stream the runs created).
-bool StartRuntime(std::string* error);
-void StopRuntime();
-
 // A run of 64 MiB or more also checks, as it starts, that the memory available now holds its
 // tensors beside what the other runs in flight have yet to take; else it is skipped.
 Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool);

@@ -1,0 +1,95 @@
+#include "api_driver.h"
+
+#include <mutex>
+
+namespace case_runner {
+namespace {
+
+std::mutex streams_mutex;
+std::vector<aclrtStream>* streams = new std::vector<aclrtStream>;  // every stream created, for StopRuntime
+
+bool ThreadStream(aclrtStream* stream, std::string* error) {
+  thread_local aclrtStream mine = nullptr;
+  if (mine == nullptr) {
+    if (aclError rc = aclrtCreateStream(&mine)) return AclFailed("aclrtCreateStream", rc, error);
+    std::lock_guard<std::mutex> lock(streams_mutex);
+    streams->push_back(mine);
+  }
+  *stream = mine;
+  return true;
+}
+
+// The aclTensor of a contiguous RunTensor; destroyed with it.
+class AclTensor {
+ public:
+  AclTensor() = default;
+  AclTensor(const AclTensor&) = delete;
+  AclTensor& operator=(const AclTensor&) = delete;
+  ~AclTensor() {
+    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
+  }
+  bool Create(const RunTensor& t, std::string* error) {
+    std::vector<int64_t> strides(t.shape.size(), 1);
+    for (size_t d = t.shape.size(); d > 1; --d) strides[d - 2] = strides[d - 1] * t.shape[d - 1];
+    tensor_ =
+        aclCreateTensor(t.shape.data(), t.shape.size(), static_cast<aclDataType>(aclcpu::kernel::Traits(t.dtype).acl),
+                        strides.data(), 0, ACL_FORMAT_ND, t.shape.data(), t.shape.size(), t.memory.data());
+    if (tensor_ == nullptr) return AclFailed("aclCreateTensor", 0, error);
+    return true;
+  }
+  aclTensor* get() const { return tensor_; }
+
+ private:
+  aclTensor* tensor_ = nullptr;
+};
+
+}  // namespace
+
+bool StartRuntime(std::string* error) {
+  if (aclError rc = aclInit(nullptr)) return AclFailed("aclInit", rc, error);
+  if (aclError rc = aclrtSetDevice(0)) return AclFailed("aclrtSetDevice", rc, error);
+  return true;
+}
+
+void StopRuntime() {
+  std::lock_guard<std::mutex> lock(streams_mutex);
+  for (aclrtStream stream : *streams) aclrtDestroyStream(stream);
+  streams->clear();
+  aclrtResetDevice(0);
+  aclFinalize();
+}
+
+bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t reduction,
+            RunTensor* out, std::string* error) {
+  std::vector<std::unique_ptr<AclTensor>> input_tensors;
+  std::vector<aclTensor*> handles;
+  for (const auto& input : inputs) {
+    input_tensors.push_back(std::make_unique<AclTensor>());
+    if (!input_tensors.back()->Create(*input, error)) return false;
+    handles.push_back(input_tensors.back()->get());
+  }
+  AclTensor out_tensor;
+  if (!out_tensor.Create(*out, error)) return false;
+  aclrtStream stream = nullptr;
+  if (!ThreadStream(&stream, error)) return false;
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  if (aclnnStatus rc = op.api_phase_one(handles, reduction, out_tensor.get(), &workspace_size, &executor)) {
+    return AclFailed(op.api_phase_one_name, rc, error);
+  }
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    if (aclError rc = aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST)) {
+      return AclFailed("aclrtMalloc (workspace)", rc, error);
+    }
+  }
+  // Frees the workspace on every path below (aclrtFree waits for queued work that uses it).
+  const std::unique_ptr<void, aclError (*)(void*)> workspace_owner(workspace, aclrtFree);
+  if (aclnnStatus rc = op.api_launch(workspace, workspace_size, executor, stream)) {
+    return AclFailed(std::string("aclnn") + op.api_name, rc, error);
+  }
+  if (aclError rc = aclrtSynchronizeStream(stream)) return AclFailed("aclrtSynchronizeStream", rc, error);
+  return true;
+}
+
+}  // namespace case_runner
