@@ -4,7 +4,8 @@
 #   the x86-64 build:  the compilers, CMake, pkg-config, GoogleTest, Google Benchmark, Highway, clang
 #                      and its OpenMP runtime (LLVM libomp with the Archer tool, for ThreadSanitizer);
 #                      for the Python module and its tests: Python's development files, pybind11,
-#                      numpy, torch, pytest and hypothesis (all /usr/bin/python3's)
+#                      numpy, torch, pytest and hypothesis (all /usr/bin/python3's); for the case
+#                      runner's report page test: Chromium, its driver and selenium
 #   the aarch64 build: the cross compiler, qemu-user, and the arm64 builds of the libraries the
 #                      project links (multiarch: `dpkg --add-architecture arm64`, /usr/lib/aarch64-linux-gnu)
 # The aarch64 packages are for x86-64 hosts, and AARCH64=0 leaves them out (scripts/run-tests.sh
@@ -12,7 +13,7 @@
 set -euo pipefail
 packages=(cmake make g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev clang libclang-rt-14-dev
           libomp-14-dev python3-dev pybind11-dev python3-pybind11 python3-numpy python3-torch python3-pytest
-          python3-hypothesis)
+          python3-hypothesis chromium chromium-driver python3-selenium)
 # libc6, libstdc++6 and libgomp1 for arm64 are what `qemu-aarch64 -L /` runs the programs with; the cross
 # toolchain's own copies under /usr/aarch64-linux-gnu are only linked against.
 aarch64_packages=(g++-aarch64-linux-gnu qemu-user libc6:arm64 libstdc++6:arm64 libgomp1:arm64 libhwy-dev:arm64 libgtest-dev:arm64

@@ -330,7 +330,7 @@ TEST(CaseRunnerCsvCases, RealTableForms) {
   EXPECT_EQ(cases[0].tolerances.rtol, 0.001);
   EXPECT_EQ(cases[0].tolerances.ptol, 0.002);
   EXPECT_FALSE(cases[0].tolerances.atol.has_value());  // absolute_precision empty
-  EXPECT_EQ(cases[1].error, "");  // the definition's type as op_name; () for no tolerance
+  EXPECT_EQ(cases[1].error, "");                       // the definition's type as op_name; () for no tolerance
   EXPECT_FALSE(cases[1].tolerances.rtol.has_value());
   for (const cr::TensorSpec& input : cases[1].inputs) {
     EXPECT_EQ(input.range.specials, (std::vector<float>{-INFINITY, INFINITY}));

@@ -59,8 +59,8 @@ void StopRuntime() {
   aclFinalize();
 }
 
-bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t reduction,
-            RunTensor* out, std::string* error) {
+bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t reduction, RunTensor* out,
+            std::string* error) {
   std::vector<std::unique_ptr<AclTensor>> input_tensors;
   std::vector<aclTensor*> handles;
   for (const auto& input : inputs) {

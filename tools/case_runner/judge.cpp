@@ -43,7 +43,7 @@ struct Element {
 // A method's thresholds for one output, as applied.
 struct Params {
   double rtol = 0, atol = 0, ptol = 0, limit = 0, threshold = 0, eps = 0, small_value = 0, small_atol = 0;
-  bool half_arithmetic = false;  // TTK close on two float16 arrays computes in float16
+  bool half_arithmetic = false;                       // TTK close on two float16 arrays computes in float16
   std::vector<std::pair<std::string, double>> shown;  // for the reports
 };
 
@@ -334,7 +334,8 @@ void RunUtConclude(const Params&, Dtype expected, const PieceStats& s, Judgement
   }
   j->thresholds.push_back({"rel_err_ten_thousandth", ten_thousandth});
   if (!(thousandth > 1 - 0.001)) {
-    j->verdict = "fail", j->reason = Text("error: share of relative error < 0.001 is %.6g, not above 0.999", thousandth);
+    j->verdict = "fail",
+    j->reason = Text("error: share of relative error < 0.001 is %.6g, not above 0.999", thousandth);
   } else if (!(ten_thousandth > 1 - 0.0001)) {
     j->verdict = "warning",
     j->reason = Text("warning: share of relative error < 0.0001 is %.6g, not above 0.9999", ten_thousandth);
@@ -487,7 +488,12 @@ const Method kMethods[] = {
     {"cosine", {}, "TTK", false, CosineParams, CosineElement, CosineConclude},
     {"binary", {"bin", "binary_equal"}, "TTK", true, NoParams, BinaryElement, BinaryConclude},
     {"run_ut", {}, "msprobe", false, RunUtParams, RunUtElement, RunUtConclude},
-    {"absolute_threshold", {}, "msprobe", false, AbsoluteThresholdParams, AbsoluteThresholdElement,
+    {"absolute_threshold",
+     {},
+     "msprobe",
+     false,
+     AbsoluteThresholdParams,
+     AbsoluteThresholdElement,
      AbsoluteThresholdConclude},
     {"ulp_compare", {}, "msprobe", false, UlpParams, UlpElement, UlpConclude},
     {"binary_consistency", {}, "msprobe", false, NoParams, BinaryConsistencyElement, BinaryConsistencyConclude},
@@ -551,11 +557,13 @@ std::string UnusableMethodReason(const std::string& name) {
     return "msprobe's accumulative_error_compare lists no API but its placeholder test_api";
   }
   if (name == "requant" || name == "quant" || name == "cross_check") {
-    return "TTK's " + name + " judges quantised outputs or a third device's: these operators' outputs are floating point";
+    return "TTK's " + name +
+           " judges quantised outputs or a third device's: these operators' outputs are floating point";
   }
   if (name == "single_bm" || name == "mixed_tolerance_bm" || name == "double_benchmark" || name == "default" ||
       name == "equal") {
-    return "ATK's " + name + " is not public (its source is not published); TTK's stat_rel_err is the public MERE/MARE "
+    return "ATK's " + name +
+           " is not public (its source is not published); TTK's stat_rel_err is the public MERE/MARE "
            "rule and mixed the public mixed-tolerance rule";
   }
   return "";
@@ -623,7 +631,8 @@ PieceStats JudgePiece(const JudgeInput& input, const Grid& grid, const uint32_t*
       s.sum_sq += abs_error * abs_error;
       s.dot += a * g, s.norm_a += a * a, s.norm_g += g * g;
       const uint32_t a_in_g = gd == ad ? e.a_bits : golden::Narrow(gd, e.a);
-      s.max_ulp = std::max(s.max_ulp, std::fabs(static_cast<double>(OrderedBits(gd, a_in_g) - OrderedBits(gd, e.g_bits))));
+      s.max_ulp =
+          std::max(s.max_ulp, std::fabs(static_cast<double>(OrderedBits(gd, a_in_g) - OrderedBits(gd, e.g_bits))));
     } else if (unbounded) {
       abs_error = INFINITY;
     }
@@ -704,8 +713,8 @@ std::string StatsLine(const Judgement& judgement, Dtype expected_dtype, Dtype ac
                 "cosine %.9g, max ulp %.0f",
                 static_cast<long long>(s.bad), static_cast<long long>(s.elements),
                 judgement.method == "binary" ? "differ" : "over", Share(s.bad, s.elements) * 100.0,
-                s.unbounded > 0 ? (", " + std::to_string(s.unbounded) + " NaN/Inf mismatches").c_str() : "",
-                s.max_abs, s.max_rel, s.sum_rel / finite, std::sqrt(s.sum_sq / finite), Cosine(s), s.max_ulp);
+                s.unbounded > 0 ? (", " + std::to_string(s.unbounded) + " NaN/Inf mismatches").c_str() : "", s.max_abs,
+                s.max_rel, s.sum_rel / finite, std::sqrt(s.sum_sq / finite), Cosine(s), s.max_ulp);
   std::string line = text;
   if (!s.worst.empty()) {
     const WorstElement& w = s.worst.front();

@@ -49,17 +49,17 @@ struct WorstElement {
 // What one piece of an output gives; Merge adds a later piece.
 struct PieceStats {
   int64_t elements = 0;
-  int64_t finite = 0;       // pairs where both values are finite
-  int64_t differing = 0;    // bits differ (NaN meeting NaN does not count)
-  int64_t bad = 0;          // rejected by the method's element rule
-  int64_t unbounded = 0;    // NaN or an infinity where the golden holds another value
-  int64_t first_bad = -1;   // index of the first bad element
-  int64_t counts[4] = {};   // method-specific counters (judge.cpp says which)
+  int64_t finite = 0;      // pairs where both values are finite
+  int64_t differing = 0;   // bits differ (NaN meeting NaN does not count)
+  int64_t bad = 0;         // rejected by the method's element rule
+  int64_t unbounded = 0;   // NaN or an infinity where the golden holds another value
+  int64_t first_bad = -1;  // index of the first bad element
+  int64_t counts[4] = {};  // method-specific counters (judge.cpp says which)
   double max_abs = 0.0, max_rel = 0.0, sum_rel = 0.0, sum_sq = 0.0;  // over finite pairs
   double dot = 0.0, norm_a = 0.0, norm_g = 0.0;                      // squared norms
-  double max_ulp = 0.0;          // largest distance in the golden dtype's units in the last place
+  double max_ulp = 0.0;                       // largest distance in the golden dtype's units in the last place
   double method_sum = 0.0, method_max = 0.0;  // the method's own error measure
-  bool method_nan = false;       // it met a NaN (e.g. msprobe's NaN-propagating statistics)
+  bool method_nan = false;                    // it met a NaN (e.g. msprobe's NaN-propagating statistics)
   double max_abs_a = 0.0, max_abs_g = 0.0;    // largest magnitudes (msprobe's cosine normalises)
   int64_t histogram[kHistogramBins] = {};
   std::vector<WorstElement> worst;  // at most kWorstElements, worst first

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <charconv>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
+#include "api_driver.h"
 #include "case_files.h"
 #include "judge.h"
-#include "api_driver.h"
 #include "junit.h"
 #include "memory_ledger.h"
 #include "ops.h"
@@ -150,9 +150,9 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
       options->method = FindMethod(value);
       if (options->method == nullptr) {
         const std::string reason = UnusableMethodReason(value);
-        return Usage("--method " + value + (reason.empty() ? " is not a method; the methods: " + MethodNames()
-                                                           : ": " + reason),
-                     error);
+        return Usage(
+            "--method " + value + (reason.empty() ? " is not a method; the methods: " + MethodNames() : ": " + reason),
+            error);
       }
     } else if (name == "--shard") {
       const size_t slash = value.find('/');
@@ -182,12 +182,13 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     }
   }
   if (!options->help && options->files.empty()) return Usage("no case files given", error);
-  const bool judging_options = options->method != nullptr || options->tolerances.rtol || options->tolerances.ptol ||
-                               options->tolerances.atol;
+  const bool judging_options =
+      options->method != nullptr || options->tolerances.rtol || options->tolerances.ptol || options->tolerances.atol;
   if (judging_options && options->compare_dir.empty()) {
-    return Usage("--method, --rtol, --rtol-share and --atol judge the outputs --compare reads; a self-run is judged "
-                 "bit for bit",
-                 error);
+    return Usage(
+        "--method, --rtol, --rtol-share and --atol judge the outputs --compare reads; a self-run is judged "
+        "bit for bit",
+        error);
   }
   return true;
 }
@@ -274,8 +275,7 @@ int Main(int argc, char** argv) {
   }
   MarkDuplicates(&cases);
   if (options.method == nullptr) options.method = FindMethod("mixed");  // TTK's default
-  const std::vector<Run> runs =
-      ShardRuns(SelectRuns(cases, options.filter), options.shard_index, options.shard_count);
+  const std::vector<Run> runs = ShardRuns(SelectRuns(cases, options.filter), options.shard_index, options.shard_count);
   if (options.list) {
     List(runs);
     return 0;

@@ -69,8 +69,8 @@ std::string JudgementJson(const Verdict& v) {
   for (size_t i = 0; i < j.thresholds.size(); ++i) {
     out += (i ? "," : "") + Quoted(j.thresholds[i].first) + ":" + Number(j.thresholds[i].second);
   }
-  out += "},\"shape\":" + Integers(v.shape) + ",\"expected_dtype\":" +
-         Quoted(aclcpu::kernel::Traits(v.expected_dtype).long_name) +
+  out += "},\"shape\":" + Integers(v.shape) +
+         ",\"expected_dtype\":" + Quoted(aclcpu::kernel::Traits(v.expected_dtype).long_name) +
          ",\"actual_dtype\":" + Quoted(aclcpu::kernel::Traits(v.actual_dtype).long_name);
   out += ",\"stats\":{\"elements\":" + std::to_string(s.elements) + ",\"finite_pairs\":" + std::to_string(s.finite) +
          ",\"differing\":" + std::to_string(s.differing) + ",\"over\":" + std::to_string(s.bad) +
@@ -293,7 +293,8 @@ report.runs.forEach((r, index) => {
 std::string JudgementDetails(const Verdict& verdict) {
   if (verdict.judgement == nullptr) return "";
   const Judgement& j = *verdict.judgement;
-  std::string text = "method " + j.method + " (" + j.tool + "): " + j.verdict + (j.reason.empty() ? "" : ": " + j.reason);
+  std::string text =
+      "method " + j.method + " (" + j.tool + "): " + j.verdict + (j.reason.empty() ? "" : ": " + j.reason);
   for (const auto& t : j.thresholds) {
     char value[32];
     std::snprintf(value, sizeof value, "%.9g", t.second);
@@ -301,8 +302,8 @@ std::string JudgementDetails(const Verdict& verdict) {
   }
   text += "\n" + StatsLine(j, verdict.expected_dtype, verdict.actual_dtype, verdict.shape);
   for (const WorstElement& w : j.stats.worst) {
-    text += "\n  at " + Coordinates(verdict.shape, w.index) + " (index " + std::to_string(w.index) +
-            "): expected " + ValueText(verdict.expected_dtype, w.expected_bits) + ", actual " +
+    text += "\n  at " + Coordinates(verdict.shape, w.index) + " (index " + std::to_string(w.index) + "): expected " +
+            ValueText(verdict.expected_dtype, w.expected_bits) + ", actual " +
             ValueText(verdict.actual_dtype, w.actual_bits) + (w.bad ? ", over" : "");
   }
   return text;

@@ -13,8 +13,8 @@
 #include "api_driver.h"
 #include "inputs.h"
 #include "memory_ledger.h"
-#include "outputs.h"
 #include "ops.h"
+#include "outputs.h"
 #include "run_tensors.h"
 
 namespace case_runner {
@@ -227,10 +227,10 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
   }
   const bool warned = verdict.judgement != nullptr && verdict.judgement->verdict == "warning";
   const bool failed = !problem.empty() && !warned;
-  verdict.line = problem.empty() ? "" : (warned ? "WARN " + run.name + " (" + c.where + "): " + problem : label + problem);
+  verdict.line =
+      problem.empty() ? "" : (warned ? "WARN " + run.name + " (" + c.where + "): " + problem : label + problem);
   if (!options.dump_dir.empty() && (failed || options.dump_all)) {
-    const std::string note =
-        Dump(options.dump_dir, run.name, generated, golden.get(), have_actual ? &actual : nullptr);
+    const std::string note = Dump(options.dump_dir, run.name, generated, golden.get(), have_actual ? &actual : nullptr);
     if (failed) verdict.line += note;
   }
   verdict.outcome = failed ? Outcome::kFail : Outcome::kPass;

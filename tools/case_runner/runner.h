@@ -23,10 +23,10 @@ struct Options {
   std::string dump_dir;
   bool dump_all = false;
   std::string compare_dir;
-  const Method* method = nullptr;  // compare mode's (--method; default TTK's mixed); self-run: bit for bit
-  std::string soc;                 // --soc: the SoC the API cases follow (empty: as the environment says)
-  Tolerances tolerances;           // --rtol, --rtol-share, --atol: override every row's
-  int64_t memory_budget = 0;       // bytes the tensors of the cases in flight may take; 0: the default
+  const Method* method = nullptr;        // compare mode's (--method; default TTK's mixed); self-run: bit for bit
+  std::string soc;                       // --soc: the SoC the API cases follow (empty: as the environment says)
+  Tolerances tolerances;                 // --rtol, --rtol-share, --atol: override every row's
+  int64_t memory_budget = 0;             // bytes the tensors of the cases in flight may take; 0: the default
   int shard_index = 0, shard_count = 1;  // --shard K/N: this process runs shard K (0-based here) of N
   std::string junit, report, html;
   bool list = false;
