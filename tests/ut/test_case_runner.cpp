@@ -826,7 +826,7 @@ TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
       c.reduction = reduction;
     }
     std::string error;
-    return op.kernel_infer(c, y, y_dtype, &error) ? std::string() : error;
+    return cr::KernelInfer(c, y, y_dtype, &error) ? std::string() : error;
   };
   std::vector<int64_t> y;
   cr::Dtype y_dtype = cr::Dtype::kFloat32;
@@ -837,7 +837,7 @@ TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
   EXPECT_TRUE(y.empty());                                                            // 0-d for mean and sum
   EXPECT_EQ(infer({4, 3}, {4, 3}, cr::Dtype::kFloat32, nullptr, &y, &y_dtype), "");  // the default: mean
   EXPECT_TRUE(y.empty());
-  EXPECT_STREQ(op.kernel_default_reduction(), "mean");
+  EXPECT_EQ(cr::KernelAttributeName(op), "reduction");  // from the definition
   EXPECT_EQ(infer({4, 3}, {3}, cr::Dtype::kFloat32, "none", &y, &y_dtype),
             "infer shape rejected the case: predict [4,3] and label [3] differ in shape");
   EXPECT_EQ(infer({4}, {4}, cr::Dtype::kFloat32, "avg", &y, &y_dtype),

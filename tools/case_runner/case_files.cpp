@@ -319,8 +319,10 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     if (attrs.kind != Kind::kDict) {
       return FieldError("attributes", "expected a dict such as {'reduction': 'mean'}", error);
     }
-    if (const Value* reduction = attrs.Find("reduction")) {  // other keys do not concern these operators
-      if (reduction->kind != Kind::kString) return FieldError("attributes", "reduction must be a string", error);
+    // The definition's attribute; other keys do not concern the operator.
+    const std::string& name = KernelAttributeName(*c->op);
+    if (const Value* reduction = attrs.Find(name)) {
+      if (reduction->kind != Kind::kString) return FieldError("attributes", name + " must be a string", error);
       c->has_reduction = true;
       c->reduction = reduction->text;
     }

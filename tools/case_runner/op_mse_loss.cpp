@@ -27,25 +27,10 @@ namespace kernel = aclcpu::kernel;
 // In the order of OpInfo::inputs.
 enum Input { kSelf = 0, kTarget = 1 };
 
-std::string KernelReduction(const Case& c) { return c.has_reduction ? c.reduction : mse::Attrs().reduction; }
-
 // ---- kernel level: ops-nn's definition rules (one shape and one dtype for predict and label) ----
 
-bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
-  const aclcpu::OpDefinition& definition = mse::Definition();
-  for (const TensorSpec& input : c.inputs) {
-    if (std::find(definition.dtypes.begin(), definition.dtypes.end(), input.dtype) == definition.dtypes.end()) {
-      *error = "the definition does not allow " + input.name + " dtype " + kernel::DTypeName(input.dtype);
-      return false;
-    }
-  }
-  for (const TensorSpec& input : c.inputs) {
-    if (input.shape.size() > static_cast<size_t>(kernel::kMaxRank)) {
-      *error = "infer shape rejected the case: " + input.name + " has " + std::to_string(input.shape.size()) +
-               " dims; at most " + std::to_string(kernel::kMaxRank) + " are supported";
-      return false;
-    }
-  }
+// Infer shape and infer dtype (KernelInfer in ops.cpp made the definition's checks).
+bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
   std::string why;
   kernel::Shape y;
   if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, KernelReduction(c), &y, &why)) {
@@ -98,8 +83,6 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
   }
   return true;
 }
-
-const char* KernelDefaultReduction() { return mse::Definition().reduction_default.c_str(); }
 
 // ---- API level ----
 
@@ -206,9 +189,9 @@ const OpInfo kMseLossOp = {
     "mse_loss",
     "MseLoss",
     {{"self", "predict"}, {"target", "label"}},
-    &KernelInfer,
+    &mse::Definition,
+    &InferShapeAndDtype,
     &KernelRun,
-    &KernelDefaultReduction,
     &LossOut,
     &LossPhaseOne,
     &aclnnMseLoss,

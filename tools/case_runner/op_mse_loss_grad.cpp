@@ -21,23 +21,8 @@ namespace kernel = aclcpu::kernel;
 // In the order of OpInfo::inputs.
 enum Input { kSelf = 0, kTarget = 1, kGrad = 2 };
 
-std::string KernelReduction(const Case& c) { return c.has_reduction ? c.reduction : mse::Attrs().reduction; }
-
-bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
-  const aclcpu::OpDefinition& definition = mse::Definition();
-  for (const TensorSpec& input : c.inputs) {
-    if (std::find(definition.dtypes.begin(), definition.dtypes.end(), input.dtype) == definition.dtypes.end()) {
-      *error = "the definition does not allow " + input.name + " dtype " + kernel::DTypeName(input.dtype);
-      return false;
-    }
-  }
-  for (const TensorSpec& input : c.inputs) {
-    if (input.shape.size() > static_cast<size_t>(kernel::kMaxRank)) {
-      *error = "infer shape rejected the case: " + input.name + " has " + std::to_string(input.shape.size()) +
-               " dims; at most " + std::to_string(kernel::kMaxRank) + " are supported";
-      return false;
-    }
-  }
+// Infer shape and infer dtype (KernelInfer in ops.cpp made the definition's checks).
+bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
   std::string why;
   kernel::Shape y;
   if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, c.inputs[kGrad].shape, &y, &why)) {
@@ -76,8 +61,6 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
   }
   return true;
 }
-
-const char* KernelDefaultReduction() { return mse::Definition().reduction_default.c_str(); }
 
 void ApiOut(const std::vector<TensorSpec>& inputs, int64_t /*reduction*/, std::vector<int64_t>* shape, Dtype* dtype) {
   *dtype = inputs[kSelf].dtype;
@@ -133,9 +116,9 @@ const OpInfo kMseLossGradOp = {
     "mse_loss_grad",
     "MseLossGrad",
     {{"self", "predict"}, {"target", "label"}, {"gradOutput", "dout"}},
-    &KernelInfer,
+    &mse::Definition,
+    &InferShapeAndDtype,
     &KernelRun,
-    &KernelDefaultReduction,
     &ApiOut,
     &ApiPhaseOne,
     &aclnnMseLossBackward,

@@ -5,6 +5,8 @@
 #include <cstdint>
 
 #include "golden/npu_of_soc.h"
+#include "kernel/shape.h"
+#include "ops/common/op_graph/op_def.h"
 #include "ops/loss/common/loss_reduction.h"
 #include "runtime/runtime_internal.h"
 
@@ -23,6 +25,30 @@ golden::Npu RuntimeNpu() {
   const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile();
   return profile != nullptr ? golden::NpuOf(*profile) : golden::Npu{};
 }
+
+bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
+  const aclcpu::OpDefinition& definition = c.op->definition();
+  for (const TensorSpec& input : c.inputs) {
+    if (std::find(definition.dtypes.begin(), definition.dtypes.end(), input.dtype) == definition.dtypes.end()) {
+      *error = "the definition does not allow " + input.name + " dtype " + aclcpu::kernel::DTypeName(input.dtype);
+      return false;
+    }
+  }
+  for (const TensorSpec& input : c.inputs) {
+    if (input.shape.size() > static_cast<size_t>(aclcpu::kernel::kMaxRank)) {
+      *error = "infer shape rejected the case: " + input.name + " has " + std::to_string(input.shape.size()) +
+               " dims; at most " + std::to_string(aclcpu::kernel::kMaxRank) + " are supported";
+      return false;
+    }
+  }
+  return c.op->kernel_infer(c, y_shape, y_dtype, error);
+}
+
+std::string KernelReduction(const Case& c) {
+  return c.has_reduction ? c.reduction : c.op->definition().reduction_default;
+}
+
+const std::string& KernelAttributeName(const OpInfo& op) { return op.definition().reduction_attr; }
 
 const OpInfo* FindKernelOp(const std::string& op_name) {
   for (const OpInfo* op : AllOps()) {

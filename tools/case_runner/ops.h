@@ -14,6 +14,10 @@
 #include "case_model.h"
 #include "golden/mse_loss_grad_golden.h"
 
+namespace aclcpu {
+struct OpDefinition;  // ops/common/op_graph/op_def.h
+}  // namespace aclcpu
+
 namespace case_runner {
 
 // A contiguous row-major tensor in memory the runner allocated (host memory at the kernel level,
@@ -74,13 +78,13 @@ struct OpInfo {
   // the JSON by name.
   std::vector<OperandNames> inputs;
 
-  // Kernel level (null when kernel_name is). Infer: the definition's checks, infer shape and infer
-  // dtype (false with *error naming the step); the runner compares the row's output_shapes and
-  // output_dtypes with the result. Run: tiling and kernel on inputs already filled, writing y.
+  // Kernel level (null when kernel_name is). The definition: the dtypes its inputs allow, the
+  // attribute's name and default -- what the CSV reader and KernelInfer take from it. Infer: infer
+  // shape and infer dtype on a case whose dtypes and ranks the definition admits (false with
+  // *error naming the step). Run: tiling and kernel on inputs already filled, writing y.
+  const aclcpu::OpDefinition& (*definition)();
   bool (*kernel_infer)(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error);
   bool (*kernel_run)(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error);
-  // The definition's default reduction string (a row without one).
-  const char* (*kernel_default_reduction)();
 
   // API level: the out tensor a user creates for these inputs (when the shapes admit none, some
   // shape for the API to reject), then both phases as a user program calls them.
@@ -112,6 +116,15 @@ std::string KernelOpNames(bool with_inputs = false);
 std::string ApiOpNames(bool with_inputs = false);
 // The names of a list of ops, joined the same way.
 std::string OpNames(const std::vector<const OpInfo*>& ops, bool api, bool with_inputs = false);
+
+// A kernel-level case's checks and infer steps: the definition's dtypes, the engine's rank limit,
+// then the op's kernel_infer. The runner compares the row's output_shapes and output_dtypes with
+// the result.
+bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error);
+// A kernel-level case's reduction: the row's attribute, else the definition's default.
+std::string KernelReduction(const Case& c);
+// The name of the attribute a kernel op's rows set ("reduction"), from its definition.
+const std::string& KernelAttributeName(const OpInfo& op);
 
 // The aclnn API's number (0 none, 1 mean, 2 sum) of a kernel-level reduction string; false for
 // an unknown string.

@@ -29,7 +29,7 @@ int64_t GoldenReduction(const Run& run, std::string* text) {
     *text = std::to_string(run.reduction);
     return run.reduction >= 0 && run.reduction <= 2 ? run.reduction : -1;
   }
-  const std::string reduction = c.has_reduction ? c.reduction : c.op->kernel_default_reduction();
+  const std::string reduction = KernelReduction(c);
   *text = "\"" + reduction + "\"";
   int64_t number = -1;
   return ReductionNumber(reduction, &number) ? number : -1;
@@ -48,7 +48,7 @@ bool ExpectedOutput(const Run& run, std::vector<int64_t>* shape, Dtype* dtype, s
     c.op->api_out(c.inputs, run.reduction, shape, dtype);
     return true;
   }
-  if (!c.op->kernel_infer(c, shape, dtype, error)) return false;
+  if (!KernelInfer(c, shape, dtype, error)) return false;
   if (c.has_output_shape && c.output_shape != *shape) {
     std::string text;
     const int64_t reduction = GoldenReduction(run, &text);
