@@ -345,7 +345,20 @@ TEST(CaseRunnerCsvCases, RealTableForms) {
   EXPECT_EQ(ParseCases(header + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",\"((0.1,),)\"\n")[0].error,
             "field precision_tolerances: expected one (relative error, share) pair such as ((0.001, 0.001),)");
   EXPECT_EQ(ParseCases(header + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",\"((0.1, 2),)\"\n")[0].error,
-            "field precision_tolerances: the relative error must be positive and the share from 0 to 1");
+            "field precision_tolerances: the relative error must be non-negative and the share from 0 to 1");
+  // TTK's close takes an rtol of 0 (with an atol of 0: equality); and absolute_precision is read.
+  const std::string with_atol =
+      "testcase_name,op_name,input_shapes,input_dtypes,precision_tolerances,"
+      "absolute_precision\n";
+  const std::vector<cr::Case> zero =
+      ParseCases(with_atol + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",\"((0, 0),)\",0\n");
+  EXPECT_EQ(zero[0].error, "");
+  EXPECT_EQ(zero[0].tolerances.rtol, 0.0);
+  EXPECT_EQ(zero[0].tolerances.atol, 0.0);
+  EXPECT_EQ(ParseCases(with_atol + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",,\"(1e-5,)\"\n")[0].tolerances.atol,
+            1e-5);
+  EXPECT_EQ(ParseCases(with_atol + "x,,\"((1,), (1,), (1,))\",\"('float32',)\",,-1\n")[0].error,
+            "field absolute_precision: expected a non-negative number such as 1e-8, or one in a tuple");
 }
 
 TEST(CaseRunnerJsonCases, AnUnreadableCaseIsReportedAndTheOthersKept) {

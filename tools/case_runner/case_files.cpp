@@ -210,8 +210,8 @@ bool ParseCsvTolerance(const std::string& text, Case* c, std::string* error) {
     return FieldError(field, "expected one (relative error, share) pair such as ((0.001, 0.001),)", error);
   }
   const double rtol = pair->items[0].AsDouble(), share = pair->items[1].AsDouble();
-  if (!(rtol > 0.0) || !(share >= 0.0 && share <= 1.0)) {
-    return FieldError(field, "the relative error must be positive and the share from 0 to 1", error);
+  if (!(rtol >= 0.0) || !(share >= 0.0 && share <= 1.0)) {
+    return FieldError(field, "the relative error must be non-negative and the share from 0 to 1", error);
   }
   c->tolerances.rtol = rtol;
   c->tolerances.ptol = share;

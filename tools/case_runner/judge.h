@@ -1,7 +1,7 @@
 // Judging an output against the golden: the methods of the Ascend test tools (TTK's, msprobe's),
 // our own tolerance, and bit for bit -- one table entry each (judge.cpp) -- and the error
-// statistics every report shows. The output is judged in pieces (each a PieceStats); pieces merged
-// in index order give the same numbers however the output was split.
+// statistics every report shows. The output is judged in pieces (each a PieceStats), merged in
+// index order: the runner's pieces are fixed, so the numbers do not depend on --jobs.
 #ifndef ACLNN_CPU_TOOLS_CASE_RUNNER_JUDGE_H_
 #define ACLNN_CPU_TOOLS_CASE_RUNNER_JUDGE_H_
 
@@ -46,6 +46,14 @@ struct WorstElement {
   bool bad = false;        // rejected by the method's element rule
 };
 
+// What a method's element rule adds up, beside the elements it rejects (judge.cpp says which).
+struct MethodCounters {
+  int64_t counts[4] = {};
+  double sum = 0.0, max = 0.0;  // the method's own error measure
+  double sums[3] = {};          // more sums (TTK's cosine: its float32 dot and squared norms)
+  bool nan = false;             // it met a NaN (e.g. msprobe's NaN-propagating statistics)
+};
+
 // What one piece of an output gives; Merge adds a later piece.
 struct PieceStats {
   int64_t elements = 0;
@@ -54,13 +62,11 @@ struct PieceStats {
   int64_t bad = 0;         // rejected by the method's element rule
   int64_t unbounded = 0;   // NaN or an infinity where the golden holds another value
   int64_t first_bad = -1;  // index of the first bad element
-  int64_t counts[4] = {};  // method-specific counters (judge.cpp says which)
+  MethodCounters method;   // what the method's element rule adds up
   double max_abs = 0.0, max_rel = 0.0, sum_rel = 0.0, sum_sq = 0.0;  // over finite pairs
   double dot = 0.0, norm_a = 0.0, norm_g = 0.0;                      // squared norms
-  double max_ulp = 0.0;                       // largest distance in the golden dtype's units in the last place
-  double method_sum = 0.0, method_max = 0.0;  // the method's own error measure
-  bool method_nan = false;                    // it met a NaN (e.g. msprobe's NaN-propagating statistics)
-  double max_abs_a = 0.0, max_abs_g = 0.0;    // largest magnitudes (msprobe's cosine normalises)
+  double max_ulp = 0.0;                     // largest distance in the golden dtype's units in the last place
+  double max_abs_a = 0.0, max_abs_g = 0.0;  // largest magnitudes (msprobe's cosine normalises)
   int64_t histogram[kHistogramBins] = {};
   std::vector<WorstElement> worst;  // at most kWorstElements, worst first
   std::map<int, int64_t> grid_bad;  // cell (row * kGridCols + col) -> bad elements in it
