@@ -135,7 +135,7 @@ elseif(MODE STREQUAL "compare")
          "\nFAIL kernel_fp32_all_0d \\([^\n]*\\): no output to compare: [^\n]*kernel_fp32_all_0d.npy: cannot open")
   expect_last_line("${out}" "105 passed, 2 failed, 3 skipped")
   file(READ ${WORK_DIR}/compare.xml xml)
-  expect("${xml}" "method mixed \\(TTK\\): fail: threshold exceeded" "&#10;  at \\[[0-9]+, [0-9]+\\] \\(index [0-9]+\\): expected")
+  expect("${xml}" "method mixed \\(TTK, [^)]*mix_tolerance.py[^)]*\\): fail: threshold exceeded" "&#10;  at \\[[0-9]+, [0-9]+\\] \\(index [0-9]+\\): expected")
   file(READ ${WORK_DIR}/compare.json report)
   expect("${report}" "\"mode\":\"compare\",\"method\":\"mixed\"" "\"coordinates\":\\[[0-9]+,[0-9]+\\]")
   # Our own tolerance: everything over the threshold, but a share of 1 allowed.

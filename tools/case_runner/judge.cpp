@@ -56,7 +56,8 @@ struct Method {
   const char* name;
   std::vector<const char*> aliases;
   const char* tool;
-  bool same_dtype;  // the output must have the golden's dtype
+  const char* source;  // the public code the rule is restated from
+  bool same_dtype;     // the output must have the golden's dtype
   Params (*params)(Dtype expected, Dtype actual, const Tolerances& tolerances);
   // A piece judged with the method's element rule (JudgeLoop<its rule>).
   PieceStats (*judge)(const JudgeInput& input, const Params& p, const Grid& grid, const uint32_t* expected,
@@ -627,31 +628,33 @@ PieceStats JudgeLoop(const JudgeInput& input, const Params& params, const Grid& 
   return s;
 }
 
+// clang-format off
 const Method kMethods[] = {
-    {"mixed", {"mix_tolerance"}, "TTK", false, MixedParams, JudgeLoop<MixedElement>, MixedConclude},
-    {"close", {"isclose"}, "TTK", false, CloseParams, JudgeLoop<CloseElement>, CloseConclude},
-    {"stat_rel_err", {}, "TTK", false, StatRelErrParams, JudgeLoop<StatRelErrElement>, StatRelErrConclude},
-    {"cosine", {}, "TTK", false, CosineParams, JudgeLoop<CosineElement>, CosineConclude},
-    {"binary", {"bin", "binary_equal"}, "TTK", true, NoParams, JudgeLoop<BinaryElement>, BinaryConclude},
-    {"run_ut", {}, "msprobe", false, RunUtParams, JudgeLoop<RunUtElement>, RunUtConclude},
-    {"absolute_threshold",
-     {},
-     "msprobe",
-     false,
-     AbsoluteThresholdParams,
-     JudgeLoop<AbsoluteThresholdElement>,
-     AbsoluteThresholdConclude},
-    {"ulp_compare", {}, "msprobe", false, UlpParams, JudgeLoop<UlpElement>, UlpConclude},
-    {"binary_consistency",
-     {},
-     "msprobe",
-     false,
-     NoParams,
-     JudgeLoop<BinaryConsistencyElement>,
-     BinaryConsistencyConclude},
-    {"thousandth_threshold", {}, "msprobe", false, ThousandthParams, JudgeLoop<ThousandthElement>, ThousandthConclude},
-    {"tolerance", {}, "aclnn-cpu", false, ToleranceParams, JudgeLoop<ToleranceElement>, ToleranceConclude},
+    // name, aliases, tool, source, same dtype, params, element loop, conclusion
+    {"mixed", {"mix_tolerance"}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/mix_tolerance.py, resolve.py MIX_TOLERANCE",
+     false, MixedParams, JudgeLoop<MixedElement>, MixedConclude},
+    {"close", {"isclose"}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/is_close.py",
+     false, CloseParams, JudgeLoop<CloseElement>, CloseConclude},
+    {"stat_rel_err", {}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/stat_rel_err.py, resolve.py",
+     false, StatRelErrParams, JudgeLoop<StatRelErrElement>, StatRelErrConclude},
+    {"cosine", {}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/cosine_similarity.py",
+     false, CosineParams, JudgeLoop<CosineElement>, CosineConclude},
+    {"binary", {"bin", "binary_equal"}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/binary_equal.py",
+     true, NoParams, JudgeLoop<BinaryElement>, BinaryConclude},
+    {"run_ut", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/compare/compare.py _compare_float_tensor, compare/algorithm.py",
+     false, RunUtParams, JudgeLoop<RunUtElement>, RunUtConclude},
+    {"absolute_threshold", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/precision_standard/absolute_threshold.py, standard_config.py",
+     false, AbsoluteThresholdParams, JudgeLoop<AbsoluteThresholdElement>, AbsoluteThresholdConclude},
+    {"ulp_compare", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/compare/algorithm.py get_ulp_err, compare/api_precision_compare.py",
+     false, UlpParams, JudgeLoop<UlpElement>, UlpConclude},
+    {"binary_consistency", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/compare/algorithm.py compare_bool_tensor",
+     false, NoParams, JudgeLoop<BinaryConsistencyElement>, BinaryConsistencyConclude},
+    {"thousandth_threshold", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/precision_standard/thousandth_standard.py",
+     false, ThousandthParams, JudgeLoop<ThousandthElement>, ThousandthConclude},
+    {"tolerance", {}, "aclnn-cpu", "aclnn-cpu tools/case_runner/judge.cpp",
+     false, ToleranceParams, JudgeLoop<ToleranceElement>, ToleranceConclude},
 };
+// clang-format on
 
 }  // namespace
 
@@ -702,6 +705,7 @@ std::string UnusableMethodReason(const std::string& name) {
 
 const char* MethodName(const Method& method) { return method.name; }
 const char* MethodTool(const Method& method) { return method.tool; }
+const char* MethodSource(const Method& method) { return method.source; }
 const Method& ExactMethod() { return *FindMethod("binary"); }
 
 Grid::Grid(const std::vector<int64_t>& shape) {
@@ -804,6 +808,7 @@ Judgement Conclude(const JudgeInput& input, PieceStats stats) {
   Judgement j;
   j.method = method.name;
   j.tool = method.tool;
+  j.source = method.source;
   j.verdict = "pass";
   j.thresholds = params.shown;
   if (stats.elements == 0) {

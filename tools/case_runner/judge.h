@@ -26,7 +26,8 @@ std::string MethodNames();
 // What --method benchmark and the other known but unusable names say; "" for other names.
 std::string UnusableMethodReason(const std::string& name);
 const char* MethodName(const Method& method);
-const char* MethodTool(const Method& method);  // "TTK", "msprobe", "aclnn-cpu"
+const char* MethodTool(const Method& method);    // "TTK", "msprobe", "aclnn-cpu"
+const char* MethodSource(const Method& method);  // the public code its rule is restated from
 // The bit-for-bit method of self-run mode.
 const Method& ExactMethod();
 
@@ -99,7 +100,7 @@ PieceStats JudgePiece(const JudgeInput& input, const Grid& grid, const uint32_t*
 // The verdict on the whole output: `verdict` is "pass", "fail" or "warning" (msprobe's run_ut says
 // so; a warning does not fail the run); `reason` says why in the method's terms when not "pass".
 struct Judgement {
-  std::string method, tool, verdict, reason;
+  std::string method, tool, source, verdict, reason;
   PieceStats stats;
   std::vector<std::pair<std::string, double>> thresholds;  // the method's, as applied: name, value
 };

@@ -65,7 +65,8 @@ std::string JudgementJson(const Verdict& v) {
   const PieceStats& s = j.stats;
   const double finite = static_cast<double>(std::max<int64_t>(s.finite, 1));
   std::string out = "{\"method\":" + Quoted(j.method) + ",\"tool\":" + Quoted(j.tool) +
-                    ",\"verdict\":" + Quoted(j.verdict) + ",\"reason\":" + Quoted(j.reason) + ",\"thresholds\":{";
+                    ",\"source\":" + Quoted(j.source) + ",\"verdict\":" + Quoted(j.verdict) +
+                    ",\"reason\":" + Quoted(j.reason) + ",\"thresholds\":{";
   for (size_t i = 0; i < j.thresholds.size(); ++i) {
     out += (i ? "," : "") + Quoted(j.thresholds[i].first) + ":" + Number(j.thresholds[i].second);
   }
@@ -293,8 +294,8 @@ report.runs.forEach((r, index) => {
 std::string JudgementDetails(const Verdict& verdict) {
   if (verdict.judgement == nullptr) return "";
   const Judgement& j = *verdict.judgement;
-  std::string text =
-      "method " + j.method + " (" + j.tool + "): " + j.verdict + (j.reason.empty() ? "" : ": " + j.reason);
+  std::string text = "method " + j.method + " (" + j.tool + ", " + j.source + "): " + j.verdict +
+                     (j.reason.empty() ? "" : ": " + j.reason);
   for (const auto& t : j.thresholds) {
     char value[32];
     std::snprintf(value, sizeof value, "%.9g", t.second);
