@@ -148,6 +148,15 @@ elseif(MODE STREQUAL "compare")
   expect_last_line("${out}" "1 passed, 0 failed")
   run(1 --compare ${WORK_DIR}/npu --method close --filter real_fp32_sum_any_share --rtol-share 0 ${real_csv})
   expect("${out}" "\nFAIL real_fp32_sum_any_share \\([^\n]*\\): close: [0-9.]+% of elements not close \\(allowed: ptol 0\\)")
+  # Bit for bit: the count once, then the statistics.
+  run(1 --compare ${WORK_DIR}/npu --method binary --filter "api_fp32_mean_same_shape#1" ${json})
+  expect("${out}" "\nFAIL api_fp32_mean_same_shape#1 \\([^\n]*\\): binary: not bit for bit. [0-9]+ of 256 elements differ \\([0-9.]+%\\). max abs")
+  # A tolerance the method does not read is refused; so is a report that cannot be written, before
+  # anything runs.
+  run(2 --compare ${WORK_DIR}/npu --rtol 0.1 ${json})
+  expect("${err}" "mixed reads none of --rtol \\(close reads")
+  run(2 --compare ${WORK_DIR}/npu --report ${WORK_DIR}/no/such/dir/report.json ${json})
+  expect("${err}" "no/such/dir/report.json: cannot write")
   # Methods that cannot apply say why; an unknown one lists the methods.
   run(2 --compare ${WORK_DIR}/npu --method benchmark ${json})
   expect("${err}" "needs a second device's output")

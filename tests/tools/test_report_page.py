@@ -21,7 +21,9 @@ CASES = """testcase_name,op_name,input_shapes,input_dtypes,attributes,input_data
 page_small,mse_loss_grad,"((4, 5), (4, 5), (4, 5))","('float32',)",{'reduction': 'none'},"((-1, 1), (-1, 1), (-1, 1))"
 page_wrong,mse_loss_grad,"((64, 128), (64, 128), (64, 128))","('float32',)",{'reduction': 'none'},"((-1, 1), (-1, 1), (-1, 1))"
 page_half,mse_loss_grad,"((8, 8), (8, 8), (8, 8))","('float16',)",{'reduction': 'none'},"((-1, 1), (-1, 1), (-1, 1))"
+odd<!--<script>é,mse_loss_grad,"((2,), (2,), (2,))","('float32',)",{'reduction': 'none'},
 """
+ODD = 'odd<!--<script>é'  # a name that would end or open an element if written raw into the page
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +34,9 @@ def page(tmp_path_factory):
                    stdout=subprocess.PIPE)
     npu = work / "npu"
     npu.mkdir()
-    for name in ("page_small", "page_half"):
-        (npu / f"{name}.npy").write_bytes((work / "dump" / f"{name}.golden.npy").read_bytes())
+    for name in ("page_small", "page_half", ODD):
+        stem = re.sub(rb"[^A-Za-z0-9._\-+=\[\]#]", b"_", name.encode()).decode()  # the runner's, byte by byte
+        (npu / f"{stem}.npy").write_bytes((work / "dump" / f"{stem}.golden.npy").read_bytes())
     wrong = np.load(work / "dump" / "page_wrong.golden.npy").copy()
     wrong[10:14, 100:120] += 3.0  # 80 elements off by about 3, rows 10-13, columns 100-119
     wrong[50, 3] = np.nan         # one unbounded error
@@ -41,7 +44,7 @@ def page(tmp_path_factory):
     html = work / "report.html"
     proc = subprocess.run([RUNNER, "--compare", str(npu), "--html", str(html), str(work / "cases.csv")],
                           stdout=subprocess.PIPE, text=True)
-    assert proc.returncode == 1 and proc.stdout.endswith("2 passed, 1 failed\n"), proc.stdout
+    assert proc.returncode == 1 and proc.stdout.endswith("3 passed, 1 failed\n"), proc.stdout
     options = Options()
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(arg)
@@ -65,7 +68,7 @@ def test_self_contained(page):
 
 def test_summary_lists_every_run_and_sorts(page):
     driver, _ = page
-    assert summary_names(driver) == ["page_small", "page_wrong", "page_half"]
+    assert summary_names(driver) == ["page_small", "page_wrong", "page_half", ODD]
     header = driver.find_element(By.CSS_SELECTOR, "#summary th[data-key='max_abs_error']")
     header.click()  # ascending
     assert summary_names(driver)[-1] == "page_wrong"

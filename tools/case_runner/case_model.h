@@ -74,6 +74,9 @@ struct Case {
   std::vector<int64_t> output_shape;
   Dtype output_dtype = Dtype::kFloat32;
   Tolerances tolerances;  // compare mode's: precision_tolerances and absolute_precision
+  // absolute_precision could not be read: compare mode reports the row unreadable (a self-run
+  // does not read the column).
+  std::string compare_error;
 
   // API level: the integer reduction values to run, and whether they came from a [lo, hi] range
   // (then every run is reported as name#id[reduction=k]).

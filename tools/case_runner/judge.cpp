@@ -43,6 +43,10 @@ struct Element {
 
 // ---- the methods -------------------------------------------------------------------------------
 
+// The tolerance fields (a row's precision_tolerances and absolute_precision, or --rtol,
+// --rtol-share, --atol) a method reads.
+enum Reads : unsigned { kNone = 0, kRtol = 1, kPtol = 2, kAtol = 4 };
+
 // A method's thresholds for one output, as applied.
 struct Params {
   double rtol = 0, atol = 0, ptol = 0, limit = 0, threshold = 0, eps = 0, small_value = 0, small_atol = 0;
@@ -57,6 +61,7 @@ struct Method {
   std::vector<const char*> aliases;
   const char* tool;
   const char* source;  // the public code the rule is restated from
+  unsigned reads;      // the tolerance fields it reads: kRtol | kPtol | kAtol
   bool same_dtype;     // the output must have the golden's dtype
   Params (*params)(Dtype expected, Dtype actual, const Tolerances& tolerances);
   // A piece judged with the method's element rule (JudgeLoop<its rule>).
@@ -110,8 +115,8 @@ bool MixedElement(const Element& e, const Params& p, Dtype, MethodCounters* s) {
 void MixedConclude(const Params& p, Dtype, const PieceStats& s, Judgement* j) {
   const double ratio = s.elements == 0 ? 1.0 : static_cast<double>(s.elements - s.bad) / s.elements;
   const double max_abs = s.unbounded > 0 ? INFINITY : s.method.max;
-  j->thresholds.push_back({"matched_ratio", ratio});
-  j->thresholds.push_back({"max_abs_error", max_abs});
+  j->measured.push_back({"matched_ratio", ratio});
+  j->measured.push_back({"max_abs_error", max_abs});
   if (s.unbounded > 0) {
     j->verdict = "fail", j->reason = "NaN/Inf mismatch";
   } else if (!(ratio >= p.ptol && max_abs <= p.limit)) {
@@ -152,7 +157,7 @@ bool CloseElement(const Element& e, const Params& p, Dtype, MethodCounters*) {
 
 void CloseConclude(const Params& p, Dtype, const PieceStats& s, Judgement* j) {
   const double precision = s.elements == 0 ? 1.0 : static_cast<double>(s.elements - s.bad) / s.elements;
-  j->thresholds.push_back({"precision", precision});
+  j->measured.push_back({"precision", precision});
   if ((1.0 - precision) > p.ptol) {
     j->verdict = "fail";
     j->reason = Text("%.6g%% of elements not close (allowed: ptol %.6g)", (1.0 - precision) * 100.0, p.ptol);
@@ -184,8 +189,8 @@ void StatRelErrConclude(const Params& p, Dtype, const PieceStats& s, Judgement* 
   }
   if (s.finite == 0) return;
   const double mere = s.method.sum / static_cast<double>(s.finite), mare = s.method.max;
-  j->thresholds.push_back({"mere", mere});
-  j->thresholds.push_back({"mare", mare});
+  j->measured.push_back({"mere", mere});
+  j->measured.push_back({"mare", mare});
   if (!(mere < p.threshold && mare < 10 * p.threshold)) {
     j->verdict = "fail";
     if (!(mere < p.threshold)) j->reason += Text("mere(%.6g>=%.6g) ", mere, p.threshold);
@@ -221,7 +226,7 @@ void CosineConclude(const Params& p, Dtype, const PieceStats& s, Judgement* j) {
   const float dot = static_cast<float>(s.method.sums[0]);
   const float norms = std::sqrt(static_cast<float>(s.method.sums[1])) * std::sqrt(static_cast<float>(s.method.sums[2]));
   const double cos = s.method.nan ? NAN : static_cast<double>(dot / norms);
-  j->thresholds.push_back({"cosine", cos});
+  j->measured.push_back({"cosine", cos});
   if (!((1.0 - cos) <= p.rtol)) {
     j->verdict = "fail";
     j->reason = std::isnan(cos) ? "cosine similarity is NaN (a NaN, an infinity or a zero vector)"
@@ -237,7 +242,7 @@ bool BinaryElement(const Element& e, const Params&, Dtype, MethodCounters*) { re
 void BinaryConclude(const Params&, Dtype, const PieceStats& s, Judgement* j) {
   if (s.bad > 0) {
     j->verdict = "fail";
-    j->reason = std::to_string(s.bad) + " of " + std::to_string(s.elements) + " elements differ";
+    j->reason = "not bit for bit";
   }
 }
 
@@ -338,19 +343,19 @@ void RunUtConclude(const Params&, Dtype expected, const PieceStats& s, Judgement
     if (!std::isnan(cos)) cos = std::min(1.0, std::max(-1.0, cos));
     cos_ok = cos > 0.99;
   }
-  j->thresholds.push_back({"cosine", cos});
+  j->measured.push_back({"cosine", cos});
   if (!cos_ok) {
     j->verdict = "fail", j->reason = "error: cosine similarity is not above 0.99";
     return;
   }
   const double max_abs = s.method.nan ? NAN : s.method.max;
-  j->thresholds.push_back({"max_abs_err", max_abs});
+  j->measured.push_back({"max_abs_err", max_abs});
   if (max_abs < 0.001) return;
   const double hundredth = Share(s.method.counts[0], s.elements), thousandth = Share(s.method.counts[1], s.elements),
                ten_thousandth = Share(s.method.counts[2], s.elements);
-  j->thresholds.push_back({"rel_err_thousandth", thousandth});
+  j->measured.push_back({"rel_err_thousandth", thousandth});
   if (expected != Dtype::kFloat32) {
-    j->thresholds.push_back({"rel_err_hundredth", hundredth});
+    j->measured.push_back({"rel_err_hundredth", hundredth});
     if (!(hundredth > 1 - 0.01)) {
       j->verdict = "fail", j->reason = Text("error: share of relative error < 0.01 is %.6g, not above 0.99", hundredth);
     } else if (!(thousandth > 1 - 0.001)) {
@@ -359,7 +364,7 @@ void RunUtConclude(const Params&, Dtype expected, const PieceStats& s, Judgement
     }
     return;
   }
-  j->thresholds.push_back({"rel_err_ten_thousandth", ten_thousandth});
+  j->measured.push_back({"rel_err_ten_thousandth", ten_thousandth});
   if (!(thousandth > 1 - 0.001)) {
     j->verdict = "fail",
     j->reason = Text("error: share of relative error < 0.001 is %.6g, not above 0.999", thousandth);
@@ -437,9 +442,9 @@ void AbsoluteThresholdConclude(const Params&, Dtype, const PieceStats& s, Judgem
   const double inf_nan_ratio = Share(s.method.counts[1], s.method.counts[0]),
                abs_ratio = Share(s.method.counts[3], s.method.counts[2]),
                rel_ratio = normal == 0 ? 0.0 : s.method.sum / static_cast<double>(normal);
-  j->thresholds.push_back({"inf_nan_error_ratio", inf_nan_ratio});
-  j->thresholds.push_back({"rel_err_ratio", rel_ratio});
-  j->thresholds.push_back({"abs_err_ratio", abs_ratio});
+  j->measured.push_back({"inf_nan_error_ratio", inf_nan_ratio});
+  j->measured.push_back({"rel_err_ratio", rel_ratio});
+  j->measured.push_back({"abs_err_ratio", abs_ratio});
   if (inf_nan_ratio != 0 || rel_ratio != 0 || abs_ratio != 0) {
     j->verdict = "fail";
     j->reason = Text("error: inf_nan_error_ratio %.6g, rel_err_ratio %.6g, abs_err_ratio %.6g (all must be 0)",
@@ -455,9 +460,8 @@ void AbsoluteThresholdConclude(const Params&, Dtype, const PieceStats& s, Judgem
 Params UlpParams(Dtype expected, Dtype, const Tolerances&) {
   Params p;
   p.threshold = expected == Dtype::kFloat32 ? 32 : 1;
-  p.shown = {{"ulp_bound", p.threshold},
-             {"proportion_limit", expected == Dtype::kFloat32 ? 0.05 : 0.001},
-             {"mean_limit", expected == Dtype::kFloat32 ? 64 : NAN}};
+  p.shown = {{"ulp_bound", p.threshold}, {"proportion_limit", expected == Dtype::kFloat32 ? 0.05 : 0.001}};
+  if (expected == Dtype::kFloat32) p.shown.push_back({"mean_limit", 64});
   return p;
 }
 
@@ -484,8 +488,8 @@ bool UlpElement(const Element& e, const Params& p, Dtype expected, MethodCounter
 void UlpConclude(const Params&, Dtype expected, const PieceStats& s, Judgement* j) {
   const double proportion = Share(s.method.counts[0], s.elements);
   const double mean = s.method.sum / static_cast<double>(s.elements);
-  j->thresholds.push_back({"ulp_error_proportion", proportion});
-  j->thresholds.push_back({"mean_ulp_error", mean});
+  j->measured.push_back({"ulp_error_proportion", proportion});
+  j->measured.push_back({"mean_ulp_error", mean});
   // check_inf_or_nan against the GPU's mean: a GPU that matches the golden has a NaN mean where the
   // golden holds a NaN or an infinity (inf - inf), a finite one otherwise; NaN must meet NaN.
   const bool gpu_nan = s.method.counts[1] > 0;
@@ -508,7 +512,7 @@ bool BinaryConsistencyElement(const Element& e, const Params&, Dtype, MethodCoun
 
 void BinaryConsistencyConclude(const Params&, Dtype, const PieceStats& s, Judgement* j) {
   const double rate = Share(s.bad, s.elements);
-  j->thresholds.push_back({"error_rate", rate});
+  j->measured.push_back({"error_rate", rate});
   if (rate != 0) j->verdict = "fail", j->reason = Text("error: binary consistency error rate %.6g", rate);
 }
 
@@ -529,7 +533,7 @@ bool ThousandthElement(const Element& e, const Params&, Dtype expected, MethodCo
 
 void ThousandthConclude(const Params&, Dtype, const PieceStats& s, Judgement* j) {
   const double share = Share(s.elements - s.bad, s.elements);
-  j->thresholds.push_back({"rel_err_thousandth", share});
+  j->measured.push_back({"rel_err_thousandth", share});
   if (!(share >= 0.999)) j->verdict = "fail", j->reason = Text("error: share of relative error < 0.001 is %.6g", share);
 }
 
@@ -630,29 +634,40 @@ PieceStats JudgeLoop(const JudgeInput& input, const Params& params, const Grid& 
 
 // clang-format off
 const Method kMethods[] = {
-    // name, aliases, tool, source, same dtype, params, element loop, conclusion
-    {"mixed", {"mix_tolerance"}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/mix_tolerance.py, resolve.py MIX_TOLERANCE",
-     false, MixedParams, JudgeLoop<MixedElement>, MixedConclude},
-    {"close", {"isclose"}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/is_close.py",
-     false, CloseParams, JudgeLoop<CloseElement>, CloseConclude},
-    {"stat_rel_err", {}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/stat_rel_err.py, resolve.py",
-     false, StatRelErrParams, JudgeLoop<StatRelErrElement>, StatRelErrConclude},
-    {"cosine", {}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/cosine_similarity.py",
-     false, CosineParams, JudgeLoop<CosineElement>, CosineConclude},
-    {"binary", {"bin", "binary_equal"}, "TTK", "hicann/ops-test-kit ttk/core_modules/comparison/binary_equal.py",
-     true, NoParams, JudgeLoop<BinaryElement>, BinaryConclude},
-    {"run_ut", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/compare/compare.py _compare_float_tensor, compare/algorithm.py",
-     false, RunUtParams, JudgeLoop<RunUtElement>, RunUtConclude},
-    {"absolute_threshold", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/precision_standard/absolute_threshold.py, standard_config.py",
-     false, AbsoluteThresholdParams, JudgeLoop<AbsoluteThresholdElement>, AbsoluteThresholdConclude},
-    {"ulp_compare", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/compare/algorithm.py get_ulp_err, compare/api_precision_compare.py",
-     false, UlpParams, JudgeLoop<UlpElement>, UlpConclude},
-    {"binary_consistency", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/compare/algorithm.py compare_bool_tensor",
-     false, NoParams, JudgeLoop<BinaryConsistencyElement>, BinaryConsistencyConclude},
-    {"thousandth_threshold", {}, "msprobe", "mstt msprobe/pytorch/api_accuracy_checker/precision_standard/thousandth_standard.py",
-     false, ThousandthParams, JudgeLoop<ThousandthElement>, ThousandthConclude},
-    {"tolerance", {}, "aclnn-cpu", "aclnn-cpu tools/case_runner/judge.cpp",
-     false, ToleranceParams, JudgeLoop<ToleranceElement>, ToleranceConclude},
+    // name, aliases, tool, source, tolerances read, same dtype, params, element loop, conclusion
+    {"mixed", {"mix_tolerance"}, "TTK",
+     "hicann/ops-test-kit ttk/core_modules/comparison/mix_tolerance.py, resolve.py MIX_TOLERANCE",
+     kNone, false, MixedParams, JudgeLoop<MixedElement>, MixedConclude},
+    {"close", {"isclose"}, "TTK",
+     "hicann/ops-test-kit ttk/core_modules/comparison/is_close.py",
+     kRtol | kPtol | kAtol, false, CloseParams, JudgeLoop<CloseElement>, CloseConclude},
+    {"stat_rel_err", {}, "TTK",
+     "hicann/ops-test-kit ttk/core_modules/comparison/stat_rel_err.py, resolve.py",
+     kNone, false, StatRelErrParams, JudgeLoop<StatRelErrElement>, StatRelErrConclude},
+    {"cosine", {}, "TTK",
+     "hicann/ops-test-kit ttk/core_modules/comparison/cosine_similarity.py",
+     kRtol, false, CosineParams, JudgeLoop<CosineElement>, CosineConclude},
+    {"binary", {"bin", "binary_equal"}, "TTK",
+     "hicann/ops-test-kit ttk/core_modules/comparison/binary_equal.py",
+     kNone, true, NoParams, JudgeLoop<BinaryElement>, BinaryConclude},
+    {"run_ut", {}, "msprobe",
+     "mstt msprobe/pytorch/api_accuracy_checker/compare/compare.py _compare_float_tensor, compare/algorithm.py",
+     kNone, false, RunUtParams, JudgeLoop<RunUtElement>, RunUtConclude},
+    {"absolute_threshold", {}, "msprobe",
+     "mstt msprobe/pytorch/api_accuracy_checker/precision_standard/absolute_threshold.py, standard_config.py",
+     kNone, false, AbsoluteThresholdParams, JudgeLoop<AbsoluteThresholdElement>, AbsoluteThresholdConclude},
+    {"ulp_compare", {}, "msprobe",
+     "mstt msprobe/pytorch/api_accuracy_checker/compare/algorithm.py get_ulp_err, compare/api_precision_compare.py",
+     kNone, false, UlpParams, JudgeLoop<UlpElement>, UlpConclude},
+    {"binary_consistency", {}, "msprobe",
+     "mstt msprobe/pytorch/api_accuracy_checker/compare/algorithm.py compare_bool_tensor",
+     kNone, false, NoParams, JudgeLoop<BinaryConsistencyElement>, BinaryConsistencyConclude},
+    {"thousandth_threshold", {}, "msprobe",
+     "mstt msprobe/pytorch/api_accuracy_checker/precision_standard/thousandth_standard.py",
+     kNone, false, ThousandthParams, JudgeLoop<ThousandthElement>, ThousandthConclude},
+    {"tolerance", {}, "aclnn-cpu",
+     "aclnn-cpu tools/case_runner/judge.cpp",
+     kRtol | kPtol, false, ToleranceParams, JudgeLoop<ToleranceElement>, ToleranceConclude},
 };
 // clang-format on
 
@@ -707,6 +722,16 @@ const char* MethodName(const Method& method) { return method.name; }
 const char* MethodTool(const Method& method) { return method.tool; }
 const char* MethodSource(const Method& method) { return method.source; }
 const Method& ExactMethod() { return *FindMethod("binary"); }
+const Method& DefaultMethod() { return *FindMethod("mixed"); }
+
+std::string UnreadTolerances(const Method& method, const Tolerances& given) {
+  std::string unread;
+  const auto add = [&unread](const char* option) { unread += (unread.empty() ? "" : ", ") + std::string(option); };
+  if (given.rtol && !(method.reads & kRtol)) add("--rtol");
+  if (given.ptol && !(method.reads & kPtol)) add("--rtol-share");
+  if (given.atol && !(method.reads & kAtol)) add("--atol");
+  return unread;
+}
 
 Grid::Grid(const std::vector<int64_t>& shape) {
   cols = shape.empty() ? 1 : std::max<int64_t>(shape.back(), 1);

@@ -28,8 +28,12 @@ std::string UnusableMethodReason(const std::string& name);
 const char* MethodName(const Method& method);
 const char* MethodTool(const Method& method);    // "TTK", "msprobe", "aclnn-cpu"
 const char* MethodSource(const Method& method);  // the public code its rule is restated from
-// The bit-for-bit method of self-run mode.
+// The bit-for-bit method of self-run mode, and compare mode's default (TTK's mixed).
 const Method& ExactMethod();
+const Method& DefaultMethod();
+// The options among --rtol, --rtol-share and --atol given in `given` that the method does not read
+// ("--rtol, --atol"); "" when it reads them all.
+std::string UnreadTolerances(const Method& method, const Tolerances& given);
 
 // The worst elements a report lists, and the resolution of the picture of where errors sit.
 constexpr int kWorstElements = 10;
@@ -102,7 +106,8 @@ PieceStats JudgePiece(const JudgeInput& input, const Grid& grid, const uint32_t*
 struct Judgement {
   std::string method, tool, source, verdict, reason;
   PieceStats stats;
-  std::vector<std::pair<std::string, double>> thresholds;  // the method's, as applied: name, value
+  std::vector<std::pair<std::string, double>> thresholds;  // the method's limits, as applied
+  std::vector<std::pair<std::string, double>> measured;    // what it measured against them
 };
 Judgement Conclude(const JudgeInput& input, PieceStats stats);
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -190,6 +191,17 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
         "bit for bit",
         error);
   }
+  const Method& method = options->method != nullptr ? *options->method : DefaultMethod();
+  const std::string unread = UnreadTolerances(method, options->tolerances);
+  if (!unread.empty()) {
+    return Usage(std::string(MethodName(method)) + " reads none of " + unread +
+                     " (close reads --rtol, --rtol-share and --atol; cosine --rtol; tolerance --rtol and --rtol-share)",
+                 error);
+  }
+  // A report that cannot be written is found now, before anything runs.
+  for (const std::string* path : {&options->junit, &options->report, &options->html}) {
+    if (!path->empty() && !std::ofstream(*path, std::ios::trunc)) return Usage(*path + ": cannot write", error);
+  }
   return true;
 }
 
@@ -274,7 +286,6 @@ int Main(int argc, char** argv) {
     }
   }
   MarkDuplicates(&cases);
-  if (options.method == nullptr) options.method = FindMethod("mixed");  // TTK's default
   const std::vector<Run> runs = ShardRuns(SelectRuns(cases, options.filter), options.shard_index, options.shard_count);
   if (options.list) {
     List(runs);
@@ -305,12 +316,16 @@ int Main(int argc, char** argv) {
   header.seed = options.seed;
   header.soc = aclcpu::CurrentSocProfile()->name;
   header.mode = options.compare_dir.empty() ? "self-run" : "compare";
-  header.method = options.compare_dir.empty() ? MethodName(ExactMethod()) : MethodName(*options.method);
+  header.method =
+      MethodName(options.compare_dir.empty() ? ExactMethod() : (options.method ? *options.method : DefaultMethod()));
   if (options.shard_count > 1) {
     header.shard = std::to_string(options.shard_index + 1) + "/" + std::to_string(options.shard_count);
   }
   size_t set_aside = 0;
+  // Every run's verdict and statistics are kept only for the reports that show them.
+  const bool keep_records = !options.report.empty() || !options.html.empty();
   std::vector<RunRecord> records;
+  std::vector<JunitCase> junit;
   Progress progress(runs.size());
   RunAll(runs, options, budget, [&](size_t index, const Verdict& verdict) {
     header.passed += verdict.outcome == Outcome::kPass ? 1 : 0;
@@ -327,7 +342,9 @@ int Main(int argc, char** argv) {
     const Case& c = *runs[index].c;
     const char* op = c.op == nullptr ? (c.enabled ? "unreadable" : "disabled")
                                      : (c.level == Case::Level::kApi ? c.op->api_name : c.op->kernel_name);
-    records.push_back(RunRecord{c.file, op, runs[index].name, verdict});
+    junit.push_back(JunitCase{c.file, op, runs[index].name, verdict.outcome, verdict.line, verdict.seconds,
+                              verdict.outcome == Outcome::kFail ? JudgementDetails(verdict) : ""});
+    if (keep_records) records.push_back(RunRecord{c.file, op, runs[index].name, verdict});
   });
   progress.Clear();
   if (need_runtime) StopRuntime();
@@ -342,11 +359,6 @@ int Main(int argc, char** argv) {
   if (header.warned > 0) std::printf(" (%zu passed with a warning)", header.warned);
   std::printf("\n");
   std::fflush(stdout);
-  std::vector<JunitCase> junit;
-  for (const RunRecord& r : records) {
-    junit.push_back(JunitCase{r.file, r.op, r.name, r.verdict.outcome, r.verdict.line, r.verdict.seconds,
-                              r.verdict.outcome == Outcome::kFail ? JudgementDetails(r.verdict) : ""});
-  }
   if ((!options.junit.empty() && !WriteJunit(options.junit, junit, &error)) ||
       (!options.report.empty() && !WriteTextFile(options.report, ReportJson(header, records), &error)) ||
       (!options.html.empty() && !WriteTextFile(options.html, ReportHtml(header, records), &error))) {

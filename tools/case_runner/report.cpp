@@ -7,25 +7,36 @@
 #include <fstream>
 
 #include "golden/mse_loss_grad_golden.h"
+#include "utf8.h"
 
 namespace case_runner {
 namespace {
 
 // ---- JSON ----------------------------------------------------------------------------------------
 
+// A JSON string. Bytes that are not UTF-8 become '?'; every '<' is written \u003c, so that the
+// page's embedded report can never close or open an element ("</script>", "<!--").
 std::string Quoted(const std::string& text) {
   std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
+  for (size_t i = 0; i < text.size();) {
+    uint32_t code = 0;
+    const size_t length = Utf8Length(text, i, &code);
+    if (length == 0) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    if (code == '"' || code == '\\') {
       out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
+      out += text[i];
+    } else if (code < 0x20 || code == '<') {
       char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(code));
       out += escaped;
     } else {
-      out += static_cast<char>(c);
+      out.append(text, i, length);
     }
+    i += length;
   }
   return out + "\"";
 }
@@ -69,6 +80,10 @@ std::string JudgementJson(const Verdict& v) {
                     ",\"reason\":" + Quoted(j.reason) + ",\"thresholds\":{";
   for (size_t i = 0; i < j.thresholds.size(); ++i) {
     out += (i ? "," : "") + Quoted(j.thresholds[i].first) + ":" + Number(j.thresholds[i].second);
+  }
+  out += "},\"measured\":{";
+  for (size_t i = 0; i < j.measured.size(); ++i) {
+    out += (i ? "," : "") + Quoted(j.measured[i].first) + ":" + Number(j.measured[i].second);
   }
   out += "},\"shape\":" + Integers(v.shape) +
          ",\"expected_dtype\":" + Quoted(aclcpu::kernel::Traits(v.expected_dtype).long_name) +
@@ -296,10 +311,12 @@ std::string JudgementDetails(const Verdict& verdict) {
   const Judgement& j = *verdict.judgement;
   std::string text = "method " + j.method + " (" + j.tool + ", " + j.source + "): " + j.verdict +
                      (j.reason.empty() ? "" : ": " + j.reason);
-  for (const auto& t : j.thresholds) {
-    char value[32];
-    std::snprintf(value, sizeof value, "%.9g", t.second);
-    text += "\n  " + t.first + " = " + value;
+  for (const auto* list : {&j.thresholds, &j.measured}) {
+    for (const auto& t : *list) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%.9g", t.second);
+      text += "\n  " + t.first + (list == &j.thresholds ? " (limit) = " : " = ") + value;
+    }
   }
   text += "\n" + StatsLine(j, verdict.expected_dtype, verdict.actual_dtype, verdict.shape);
   for (const WorstElement& w : j.stats.worst) {
@@ -329,14 +346,8 @@ std::string ReportJson(const ReportHeader& header, const std::vector<RunRecord>&
 }
 
 std::string ReportHtml(const ReportHeader& header, const std::vector<RunRecord>& runs) {
-  std::string json = ReportJson(header, runs);
-  // Inside <script>, "</" could end the element: JSON allows "<\/" for it.
-  std::string safe;
-  for (size_t i = 0; i < json.size(); ++i) {
-    safe += json[i];
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') safe += '\\';
-  }
-  return kPageHead + safe + kPageTail;
+  // Quoted writes no '<': the report cannot end or open an element inside the page's <script>.
+  return kPageHead + ReportJson(header, runs) + kPageTail;
 }
 
 bool WriteTextFile(const std::string& path, const std::string& text, std::string* error) {

@@ -140,6 +140,10 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
     return {Outcome::kFail, "UNREADABLE " + c.where + (c.name.empty() ? "" : " (" + c.Label() + ")") + ": " + c.error};
   }
   if (!c.enabled) return {Outcome::kSkip, ""};
+  const bool compare = !options.compare_dir.empty();
+  if (compare && !c.compare_error.empty()) {
+    return {Outcome::kFail, "UNREADABLE " + c.where + " (" + c.Label() + "): " + c.compare_error};
+  }
   const int64_t need = RunBytes(run, options);
   if (need > memory_budget) {
     return {Outcome::kSkip, "SKIP " + run.name + " (" + c.where + "): its tensors need " + ByteText(need) +
@@ -169,7 +173,6 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
   Actual actual;
   std::string problem;
   bool have_actual;
-  const bool compare = !options.compare_dir.empty();
   if (compare) {
     have_actual = ReadCompareOutput(options.compare_dir, run.name, &actual, &problem);
     pending.Resident();
@@ -207,7 +210,7 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
       problem = "shape " + ShapeText(actual.shape) + " differs from the expected " + ShapeText(golden->shape());
     } else {
       JudgeInput input;
-      input.method = compare ? options.method : &ExactMethod();
+      input.method = !compare ? &ExactMethod() : (options.method != nullptr ? options.method : &DefaultMethod());
       input.expected_dtype = golden->dtype();
       input.actual_dtype = actual.dtype;
       input.shape = golden->shape();
