@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "report.h"
 #include "utf8.h"
 
 namespace case_runner {
@@ -113,15 +114,7 @@ std::string JunitXml(const std::vector<JunitCase>& cases) {
 }
 
 bool WriteJunit(const std::string& path, const std::vector<JunitCase>& cases, std::string* error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  const std::string xml = JunitXml(cases);
-  out.write(xml.data(), static_cast<std::streamsize>(xml.size()));
-  out.close();
-  if (!out) {
-    *error = path + ": cannot write: " + std::strerror(errno);
-    return false;
-  }
-  return true;
+  return WriteTextFile(path, JunitXml(cases), error);
 }
 
 }  // namespace case_runner
