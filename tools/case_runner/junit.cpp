@@ -1,9 +1,6 @@
 #include "junit.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 
 #include "report.h"
 #include "utf8.h"
