@@ -34,7 +34,7 @@ using Shape = std::vector<int64_t>;
 using Clock = std::chrono::steady_clock;
 
 enum class Op { kBackward, kForward };
-enum class Pattern { kSame, kScalarDout, kTargetRow, kTargetColumn, kSelfTransposed };
+enum class Pattern { kSame, kScalarDout, kTargetRow, kTargetColumn, kSelfTransposed, kOutTransposed };
 
 const char* OpName(Op op) { return op == Op::kBackward ? "MseLossBackward" : "MseLoss mean"; }
 
@@ -50,6 +50,8 @@ const char* PatternName(Pattern p) {
       return "target Rx1";
     case Pattern::kSelfTransposed:
       return "self transposed";
+    case Pattern::kOutTransposed:
+      return "out transposed";
   }
   return "";
 }
@@ -138,7 +140,7 @@ class OurCall {
         grad_(c.dtype, c.grad(), false),
         self_(c.dtype, c.shape(), c.pattern == Pattern::kSelfTransposed),
         target_(c.dtype, c.target(), false),
-        out_(c.dtype, c.op == Op::kForward ? Shape{} : c.shape(), false) {
+        out_(c.dtype, c.op == Op::kForward ? Shape{} : c.shape(), c.pattern == Pattern::kOutTransposed) {
     aclrtCreateStream(&stream_);
   }
   ~OurCall() {
@@ -209,8 +211,8 @@ void BM_Limit(benchmark::State& state, Case c, bool streaming) {
 }
 
 void BM_Torch(benchmark::State& state, Case c) {
-  bench::TorchCase torch(c.op == Op::kBackward, c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed, c.target(),
-                         c.threads);
+  bench::TorchCase torch(c.op == Op::kBackward, c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed,
+                         c.pattern == Pattern::kOutTransposed, c.target(), c.threads);
   for (auto _ : state) torch.Run();
   state.SetBytesProcessed(state.iterations() * c.Bytes());
 }
@@ -220,8 +222,8 @@ void BM_Torch(benchmark::State& state, Case c) {
 void BM_NextToTorch(benchmark::State& state, Case c) {
   aclcpu::SetKernelThreadCount(c.threads);
   OurCall call(c);
-  bench::TorchCase torch(c.op == Op::kBackward, c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed, c.target(),
-                         c.threads);
+  bench::TorchCase torch(c.op == Op::kBackward, c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed,
+                         c.pattern == Pattern::kOutTransposed, c.target(), c.threads);
   std::string error;
   double torch_seconds = 0.0;
   for (auto _ : state) {
@@ -359,8 +361,9 @@ int main(int argc, char** argv) {
     for (int64_t elems : sizes) {
       for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
         for (Pattern pattern : {Pattern::kSame, Pattern::kScalarDout, Pattern::kTargetRow, Pattern::kTargetColumn,
-                                Pattern::kSelfTransposed}) {
-          if (op == Op::kForward && pattern != Pattern::kSame && pattern != Pattern::kTargetRow) continue;
+                                Pattern::kSelfTransposed, Pattern::kOutTransposed}) {
+          // The forward has no dout and its output is one value.
+          if (op == Op::kForward && (pattern == Pattern::kScalarDout || pattern == Pattern::kOutTransposed)) continue;
           if (quick && (dtype != ACL_FLOAT || (pattern != Pattern::kSame && elems != sizes.back()))) continue;
           const std::vector<int> thread_counts =
               all_threads > 1 ? std::vector<int>{1, all_threads} : std::vector<int>{1};

@@ -16,12 +16,12 @@ void LimitStreaming(const float* a, const float* b, const float* c, float* out, 
 double LimitRead(const float* a, const float* b, int64_t n, int threads);
 
 // PyTorch's kernel for one benchmarked call on FLOAT tensors of the given shapes: the backward
-// at::mse_loss_backward_out (reduction mean; self may be a transposed view) or the forward
+// at::mse_loss_backward_out (reduction mean; self or out may be a transposed view) or the forward
 // at::mse_loss (reduction mean; grad unused). Prepare once, run many times.
 class TorchCase {
  public:
   TorchCase(bool backward, const std::vector<int64_t>& grad, const std::vector<int64_t>& self, bool self_transposed,
-            const std::vector<int64_t>& target, int threads);
+            bool out_transposed, const std::vector<int64_t>& target, int threads);
   ~TorchCase();
   void Run();
   static bool Available();

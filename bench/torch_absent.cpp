@@ -4,8 +4,8 @@
 namespace bench {
 
 struct TorchCase::State {};
-TorchCase::TorchCase(bool, const std::vector<int64_t>&, const std::vector<int64_t>&, bool, const std::vector<int64_t>&,
-                     int)
+TorchCase::TorchCase(bool, const std::vector<int64_t>&, const std::vector<int64_t>&, bool, bool,
+                     const std::vector<int64_t>&, int)
     : state_(nullptr) {}
 TorchCase::~TorchCase() = default;
 void TorchCase::Run() {}

@@ -14,7 +14,7 @@ struct TorchCase::State {
 };
 
 TorchCase::TorchCase(bool backward, const std::vector<int64_t>& grad, const std::vector<int64_t>& self,
-                     bool self_transposed, const std::vector<int64_t>& target, int threads)
+                     bool self_transposed, bool out_transposed, const std::vector<int64_t>& target, int threads)
     : state_(new State) {
   const auto options = at::TensorOptions().dtype(at::kFloat);
   state_->backward = backward;
@@ -25,7 +25,12 @@ TorchCase::TorchCase(bool backward, const std::vector<int64_t>& grad, const std:
     state_->self = at::rand(self, options);
   }
   state_->target = at::rand(target, options);
-  state_->out = at::empty(at::infer_size(at::infer_size(grad, self), target), options);
+  const std::vector<int64_t> out = at::infer_size(at::infer_size(grad, self), target);
+  if (out_transposed) {  // the same shape, stored column-major
+    state_->out = at::empty({out[1], out[0]}, options).t();
+  } else {
+    state_->out = at::empty(out, options);
+  }
   state_->threads = threads;
 }
 
