@@ -2,18 +2,41 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace aclcpu {
 namespace kernel {
 
+namespace {
+
+void SwapDims(ElementwisePlan* plan, int a, int b) {
+  std::swap(plan->shape[a], plan->shape[b]);
+  for (int i = 0; i < plan->num_operands; ++i) std::swap(plan->byte_strides[i][a], plan->byte_strides[i][b]);
+}
+
+// Orders the first `rank` dims by the output's byte strides, largest outermost (stable: a
+// row-major output keeps the shape's order). An output stepping backward or repeating (only
+// planned by tests) keeps the shape's order.
+void OrderDimsByOutput(ElementwisePlan* plan, int rank) {
+  const int64_t* out = plan->byte_strides[plan->num_operands - 1];
+  for (int d = 0; d < rank; ++d) {
+    if (out[d] <= 0) return;
+  }
+  for (int d = 1; d < rank; ++d) {
+    for (int k = d; k > 0 && out[k - 1] < out[k]; --k) SwapDims(plan, k - 1, k);
+  }
+}
+
+}  // namespace
+
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
-                     std::string* why) {
-  return PlanElementwise(out_shape, operands.data(), static_cast<int>(operands.size()), plan, why);
+                     std::string* why, DimOrder order) {
+  return PlanElementwise(out_shape, operands.data(), static_cast<int>(operands.size()), plan, why, order);
 }
 
 bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
-                     std::string* why) {
+                     std::string* why, DimOrder order) {
   auto fail = [why](const std::string& what) {
     if (why != nullptr) *why = what;
     return false;
@@ -58,6 +81,7 @@ bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int 
     }
     ++rank;
   }
+  if (order == DimOrder::kOutputMemory) OrderDimsByOutput(&result, rank);
 
   // Coalesce: outer dim a merges into inner dim b when every operand steps over b exactly once.
   int merged_rank = 0;
@@ -127,6 +151,33 @@ void StageBlock(const char* source, int64_t row_step, int64_t column_step, int64
 }
 
 }  // namespace
+
+uint32_t LayoutOfRun(const int64_t* byte_strides, const int64_t* element_sizes, int num_inputs) {
+  if (byte_strides[num_inputs] != element_sizes[num_inputs]) return kStridedLayout;
+  uint32_t layout = 0;
+  for (int i = 0; i < num_inputs; ++i) {
+    if (byte_strides[i] == 0) {
+      layout |= 1u << i;
+    } else if (byte_strides[i] != element_sizes[i]) {
+      return kStridedLayout;
+    }
+  }
+  return layout;
+}
+
+uint32_t PlanLayout(const ElementwisePlan& plan, int num_inputs) {
+  int64_t strides[kMaxOperands];
+  int64_t sizes[kMaxOperands];
+  const int out = plan.num_operands - 1;
+  for (int i = 0; i < num_inputs; ++i) {
+    const bool staged = plan.block_dim >= 0 && ((plan.staged_mask >> i) & 1u) != 0;
+    strides[i] = staged ? plan.element_size[i] : plan.inner_byte_stride(i);
+    sizes[i] = plan.element_size[i];
+  }
+  strides[num_inputs] = plan.inner_byte_stride(out);
+  sizes[num_inputs] = plan.element_size[out];
+  return LayoutOfRun(strides, sizes, num_inputs);
+}
 
 void SetTiles(ElementwisePlan* plan, int64_t tile_elems) {
   plan->tile_elems = std::max<int64_t>(tile_elems, 1);

@@ -1,6 +1,7 @@
 // The generic broadcast scheduler: plans an N-d elementwise loop over strided operands (dims
-// aligned, broadcast as zero strides, size-1 dims dropped, contiguous dims coalesced), splits it
-// into tiles of consecutive output elements, and runs an inner loop over each 1-d run of a tile.
+// aligned, broadcast as zero strides, size-1 dims dropped, dims ordered by the output's strides,
+// contiguous dims coalesced), splits it into tiles of consecutive output elements, and runs an
+// inner loop over each 1-d run of a tile.
 #ifndef ACLNN_CPU_KERNEL_ELEMENTWISE_H_
 #define ACLNN_CPU_KERNEL_ELEMENTWISE_H_
 
@@ -14,7 +15,8 @@
 namespace aclcpu {
 namespace kernel {
 
-constexpr int kMaxOperands = 5;  // inputs and the output
+constexpr int kMaxOperands = 4;  // inputs and the output: the most an operator here has
+constexpr int kMaxInputs = kMaxOperands - 1;
 
 // One operand as seen by the engine: a view with element strides, right-aligned to the output.
 struct OperandLayout {
@@ -45,14 +47,21 @@ struct ElementwisePlan {
   int64_t inner_byte_stride(int operand) const { return byte_strides[operand][rank - 1]; }
 };
 
-// Plans a loop over out_shape (rank <= kMaxRank) for operands that broadcast to it. False, with
-// *why (when not null) saying which rule failed: a rank over kMaxRank, no operands or more than
-// kMaxOperands, an operand of more dims than out, an operand dim that does not broadcast (*plan is
-// then unspecified).
+// The order a plan walks its dims in.
+enum class DimOrder {
+  kOutputMemory,  // by the last operand's (the output's) strides, largest outermost, as ATen's
+                  // TensorIterator orders them: runs walk the output's memory forward
+  kRowMajor,      // as the shape is written: a plan run with a sequential operand (RunRange)
+};
+
+// Plans a loop over out_shape (rank <= kMaxRank) for operands that broadcast to it; the last
+// operand is the output. False, with *why (when not null) saying which rule failed: a rank over
+// kMaxRank, no operands or more than kMaxOperands, an operand of more dims than out, an operand
+// dim that does not broadcast (*plan is then unspecified).
 bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
-                     std::string* why = nullptr);
+                     std::string* why = nullptr, DimOrder order = DimOrder::kOutputMemory);
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
-                     std::string* why = nullptr);
+                     std::string* why = nullptr, DimOrder order = DimOrder::kOutputMemory);
 
 // Splits the plan into tiles of at most tile_elems elements (at least 1).
 void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
@@ -62,18 +71,32 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
 // touch a new cache line per element. Returns whether it did.
 bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs);
 
+// How every run of a plan steps through its operands, chosen once per call so that the inner
+// loop has no branch on layout: below kStridedLayout, the output is contiguous and bit i says
+// input i is one value repeated along the run (stride 0), contiguous when clear; kStridedLayout:
+// any strides (gathered and scattered).
+constexpr uint32_t kStridedLayout = 1u << kMaxInputs;
+
+// The layout of runs with these byte strides: inputs [0, num_inputs), then the output.
+uint32_t LayoutOfRun(const int64_t* byte_strides, const int64_t* element_sizes, int num_inputs);
+// The layout every run of the plan has (operands [0, num_inputs) the inputs, the last the output;
+// a blocked plan's staged inputs are read from their contiguous copies).
+uint32_t PlanLayout(const ElementwisePlan& plan, int num_inputs);
+
 // What an elementwise kernel's inner loop reads besides its operands: the Dag's scalar argument.
 struct ElementwiseContext {
   float scalar = 0.0f;
 };
 
-// The inner loop: n elements; ptrs[i] is operand i's first element, byte_strides[i] its step.
+// The inner loop: n elements; ptrs[i] is operand i's first element, byte_strides[i] its step
+// (of the layout the loop was chosen for).
 using InnerLoop = void (*)(const void* context, int64_t n, char* const* ptrs, const int64_t* byte_strides);
 
 // Runs output elements [begin, end) (row-major over the plan's shape) on the calling thread.
 // bases[i] is operand i's element 0. When sequential >= 0, that operand is not addressed through
 // its strides: it is `buffer`, element `begin` first, then one element after another (plan it
-// with the contiguous strides of the shape, so that coalescing keeps row-major order).
+// in DimOrder::kRowMajor with the contiguous strides of the shape, so that the plan's order is
+// the shape's).
 void RunRange(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, const void* context, int64_t begin,
               int64_t end, int sequential = -1, char* buffer = nullptr);
 

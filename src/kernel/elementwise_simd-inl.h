@@ -35,36 +35,57 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// One input's value at element i of a run: a vector from contiguous memory, or its one value
-// repeated (a broadcast operand, stride 0).
-template <typename T, class D>
-HWY_INLINE hn::Vec<D> LoadInput(D d, const char* p, int64_t i, bool repeats) {
-  return repeats ? hn::Set(d, Widen(LoadElement<T>(p))) : LoadWiden<T>(d, p + i * static_cast<int64_t>(sizeof(T)));
-}
-
-template <class Dag, typename TCompute, typename TStore, bool kStream, typename... TIn>
+// The kernel of one layout (elementwise.h): kLayout below kStridedLayout runs vectors straight
+// through memory, each input either loaded and widened or, when its bit is set, one value widened
+// once per run; kStridedLayout gathers and scatters through any strides. No branch on layout
+// inside a run.
+template <class Dag, typename TCompute, typename TStore, bool kStream, uint32_t kLayout, typename... TIn>
 struct ElementwiseKernel {
   static constexpr int kInputs = static_cast<int>(sizeof...(TIn));
+  static_assert(kInputs <= kMaxInputs, "the engine's layouts cover kMaxInputs inputs");
+  static_assert(kLayout <= kStridedLayout, "a layout of elementwise.h");
   using DF = hn::ScalableTag<float>;
   using D1 = hn::CappedTag<float, 1>;
 
   // The engine's InnerLoop: n elements; ptrs[0..kInputs) the inputs, ptrs[kInputs] the output.
   static void Loop(const void* context, int64_t n, char* const* ptrs, const int64_t* strides) {
-    Run(*static_cast<const ElementwiseContext*>(context), n, ptrs, strides, std::index_sequence_for<TIn...>{});
+    const auto& c = *static_cast<const ElementwiseContext*>(context);
+    if constexpr (kLayout == kStridedLayout) {
+      Strided(c, n, ptrs, strides, std::index_sequence_for<TIn...>{});
+    } else {
+      Straight(c, n, ptrs, std::index_sequence_for<TIn...>{});
+    }
   }
 
  private:
-  template <size_t... I>
-  static void Run(const ElementwiseContext& c, int64_t n, char* const* ptrs, const int64_t* strides,
-                  std::index_sequence<I...> inputs) {
-    constexpr int64_t kStore = sizeof(TStore);
-    const bool fast = ((strides[I] == 0 || strides[I] == static_cast<int64_t>(sizeof(TIn))) && ... && true) &&
-                      strides[kInputs] == kStore;
-    if (!fast) {
-      Strided(c, n, ptrs, strides, inputs);
-      return;
+  template <size_t kIndex>
+  static constexpr bool Repeats() {
+    return ((kLayout >> kIndex) & 1u) != 0;
+  }
+
+  // Input kIndex at element i of a straight run: its repeated value, or a vector loaded and widened.
+  template <size_t kIndex, typename T, class D>
+  static HWY_INLINE hn::Vec<D> Input(D d, const char* p, int64_t i, float repeated) {
+    if constexpr (Repeats<kIndex>()) {
+      return hn::Set(d, repeated);
+    } else {
+      return LoadWiden<T>(d, p + i * static_cast<int64_t>(sizeof(T)));
     }
-    const bool repeats[kInputs + 1] = {(strides[I] == 0)..., false};
+  }
+
+  template <size_t kIndex, typename T>
+  static HWY_INLINE float RepeatedValue(const char* p) {
+    if constexpr (Repeats<kIndex>()) {
+      return Widen(LoadElement<T>(p));
+    } else {
+      return 0.0f;
+    }
+  }
+
+  template <size_t... I>
+  static void Straight(const ElementwiseContext& c, int64_t n, char* const* ptrs, std::index_sequence<I...>) {
+    constexpr int64_t kStore = sizeof(TStore);
+    const float repeated[kInputs] = {RepeatedValue<I, TIn>(ptrs[I])...};
     char* out = ptrs[kInputs];
     const DF d;
     const D1 d1;
@@ -73,7 +94,7 @@ struct ElementwiseKernel {
     const auto scalar1 = hn::Set(d1, c.scalar);
     int64_t i = 0;
     const auto one = [&](int64_t k) {
-      const auto value = Dag::Apply(d1, scalar1, LoadInput<TIn>(d1, ptrs[I], k, repeats[I])...);
+      const auto value = Dag::Apply(d1, scalar1, Input<I, TIn>(d1, ptrs[I], k, repeated[I])...);
       NarrowStore<TCompute, TStore, false>(d1, value, out + k * kStore);
     };
     if (kStream) {  // streaming stores need aligned addresses: single elements up to the boundary
@@ -81,7 +102,7 @@ struct ElementwiseKernel {
       for (; i < n && reinterpret_cast<uintptr_t>(out + i * kStore) % alignment != 0; ++i) one(i);
     }
     for (; i + lanes <= n; i += lanes) {
-      const auto value = Dag::Apply(d, scalar, LoadInput<TIn>(d, ptrs[I], i, repeats[I])...);
+      const auto value = Dag::Apply(d, scalar, Input<I, TIn>(d, ptrs[I], i, repeated[I])...);
       NarrowStore<TCompute, TStore, kStream>(d, value, out + i * kStore);
     }
     for (; i < n; ++i) one(i);
@@ -113,15 +134,46 @@ struct ElementwiseKernel {
   }
 };
 
+// The inner loops of a Dag over inputs TIn..., rounded to TCompute and stored as TStore, one per
+// layout, indexed by it.
+template <class Dag, typename TCompute, typename TStore, bool kStream, typename... TIn>
+struct LayoutLoops {
+  template <size_t... kLayout>
+  static InnerLoop Pick(uint32_t layout, std::index_sequence<kLayout...>) {
+    static constexpr InnerLoop kLoops[] = {
+        &ElementwiseKernel<Dag, TCompute, TStore, kStream, static_cast<uint32_t>(kLayout), TIn...>::Loop...};
+    return kLoops[layout];
+  }
+  // The loop of a layout: straight ones for the 2^inputs combinations of repeated inputs, the
+  // strided one (stream or not, it scatters) above them.
+  static InnerLoop For(uint32_t layout) {
+    if (layout >= kStridedLayout) return &ElementwiseKernel<Dag, TCompute, TStore, false, kStridedLayout, TIn...>::Loop;
+    return Pick(layout, std::make_index_sequence<size_t{1} << sizeof...(TIn)>{});
+  }
+  // A loop that picks the layout of each run from its strides: for plans whose layout was not
+  // chosen in phase one (the maps of reductions; a branch per run, not per vector).
+  static void AnyLayout(const void* context, int64_t n, char* const* ptrs, const int64_t* strides) {
+    constexpr int kInputs = static_cast<int>(sizeof...(TIn));
+    const int64_t sizes[] = {static_cast<int64_t>(sizeof(TIn))..., static_cast<int64_t>(sizeof(TStore))};
+    For(LayoutOfRun(strides, sizes, kInputs))(context, n, ptrs, strides);
+  }
+};
+
 // The inner loop for a Dag over inputs of types TIn..., rounded to TCompute and stored as the
-// run-time store dtype, with or without streaming stores.
+// run-time store dtype, with or without streaming stores, for runs of the given layout.
 template <class Dag, typename TCompute, typename... TIn>
-InnerLoop ElementwiseLoopFor(DType store, bool stream) {
-  return VisitDType(store, [stream](auto store_type) -> InnerLoop {
+InnerLoop ElementwiseLoopFor(DType store, bool stream, uint32_t layout) {
+  return VisitDType(store, [stream, layout](auto store_type) -> InnerLoop {
     using TStore = decltype(store_type);
-    return stream ? &ElementwiseKernel<Dag, TCompute, TStore, true, TIn...>::Loop
-                  : &ElementwiseKernel<Dag, TCompute, TStore, false, TIn...>::Loop;
+    return stream ? LayoutLoops<Dag, TCompute, TStore, true, TIn...>::For(layout)
+                  : LayoutLoops<Dag, TCompute, TStore, false, TIn...>::For(layout);
   });
+}
+
+// The same for runs of any layout, picked per run (no streaming stores).
+template <class Dag, typename TCompute, typename TStore, typename... TIn>
+InnerLoop AnyLayoutLoop() {
+  return &LayoutLoops<Dag, TCompute, TStore, false, TIn...>::AnyLayout;
 }
 
 }  // namespace HWY_NAMESPACE

@@ -103,7 +103,7 @@ bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool d
     return false;
   }
   const OperandLayout store_operands[] = {OperandLayout{4, {}, {}}, out};
-  if (!PlanElementwise({}, store_operands, 2, &result.store, why)) return false;
+  if (!PlanElementwise({}, store_operands, 2, &result.store, why, DimOrder::kRowMajor)) return false;
   result.threads = result.elements < kParallelGrain ? 1 : std::max(1, platform.threads);
   result.threads = static_cast<int>(std::min<int64_t>(result.threads, split.cores));
   *plan = result;

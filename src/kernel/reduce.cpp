@@ -72,7 +72,7 @@ bool PlanValueMap(const Shape& shape, const OperandLayout* inputs, int input_cou
   OperandLayout operands[kMaxOperands];
   for (int i = 0; i < input_count; ++i) operands[i] = inputs[i];
   operands[input_count] = OperandLayout{1, shape, ContiguousStrides(shape)};  // the values, in elements
-  if (!PlanElementwise(shape, operands, input_count + 1, map, why)) return false;
+  if (!PlanElementwise(shape, operands, input_count + 1, map, why, DimOrder::kRowMajor)) return false;
   map->element_size[input_count] = 4;
   return true;
 }
@@ -99,7 +99,7 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inp
     return false;
   }
   const OperandLayout store_operands[] = {OperandLayout{4, out_shape, ContiguousStrides(out_shape)}, out};
-  if (!PlanElementwise(out_shape, store_operands, 2, &result.store, why)) return false;
+  if (!PlanElementwise(out_shape, store_operands, 2, &result.store, why, DimOrder::kRowMajor)) return false;
   if (result.elements == 0 || result.columns == 0) {
     *why = "nothing to reduce: the shape " + ShapeToString(shape) + " is empty";
     return false;

@@ -47,9 +47,10 @@ struct IdentityDag {
 
 // float32 results rounded to compute's dtype, then stored as store's.
 InnerLoop CastLoopTarget(DType compute, DType store) {
-  return VisitDType(compute, [store](auto type) {
-    using TCompute = decltype(type);
-    return ElementwiseLoopFor<IdentityDag, TCompute, float>(store, false);
+  return VisitDType(compute, [store](auto compute_type) {
+    return VisitDType(store, [](auto store_type) {
+      return AnyLayoutLoop<IdentityDag, decltype(compute_type), decltype(store_type), float>();
+    });
   });
 }
 

@@ -39,6 +39,7 @@ Schedule ScheduleElementwise(const Platform& platform, int num_inputs, Elementwi
   schedule.threads = plan->numel < kParallelGrain ? 1 : std::max(1, platform.threads);
   SetTiles(plan, ChooseTileElems(plan->numel, schedule.threads, platform, bytes_per_element));
   schedule.threads = static_cast<int>(std::min<int64_t>(schedule.threads, std::max<int64_t>(plan->num_tiles, 1)));
+  schedule.layout = PlanLayout(*plan, num_inputs);
   return schedule;
 }
 

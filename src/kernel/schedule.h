@@ -31,13 +31,14 @@ constexpr int64_t kParallelGrain = 24576;
 struct Schedule {
   ScheduleMode mode = ScheduleMode::kBroadcast;
   int threads = 1;
-  bool stream_stores = false;  // the output is larger than the last-level cache: non-temporal stores
+  bool stream_stores = false;        // the output is larger than the last-level cache: non-temporal stores
+  uint32_t layout = kStridedLayout;  // the inner loop every run takes (elementwise.h)
 };
 
 // Schedules a plan whose operands are num_inputs inputs and then the output (the last operand):
 // picks the mode (switching the plan to blocked tiles when an input is read across its layout),
 // tiles that keep every operand's share in half the L2 cache and give each thread one at least,
-// the threads (one below kParallelGrain elements) and streaming stores.
+// the threads (one below kParallelGrain elements), streaming stores and the inner loop's layout.
 Schedule ScheduleElementwise(const Platform& platform, int num_inputs, ElementwisePlan* plan);
 
 }  // namespace kernel

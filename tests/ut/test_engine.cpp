@@ -116,6 +116,54 @@ TEST(Plan, TransposedOperandDoesNotCoalesce) {
   EXPECT_EQ(plan.rank, 2);
 }
 
+TEST(Plan, DimsFollowTheOutputsMemory) {
+  // A transposed output walks its memory forward: the dims swap, the output runs contiguously and
+  // the contiguous input is read across (as a transposed input would be); row-major order keeps
+  // the shape's order.
+  ElementwisePlan plan;
+  const OperandLayout transposed_out{4, {3, 4}, {1, 3}};
+  ASSERT_TRUE(PlanElementwise({3, 4}, {Contiguous({3, 4}), transposed_out}, &plan));
+  ASSERT_EQ(plan.rank, 2);
+  EXPECT_EQ(plan.shape[0], 4);
+  EXPECT_EQ(plan.shape[1], 3);
+  EXPECT_EQ(plan.byte_strides[1][1], 4);
+  EXPECT_EQ(plan.byte_strides[0][1], 16);
+  ASSERT_TRUE(PlanElementwise({3, 4}, {Contiguous({3, 4}), transposed_out}, &plan, nullptr,
+                              aclcpu::kernel::DimOrder::kRowMajor));
+  EXPECT_EQ(plan.shape[0], 3);
+  EXPECT_EQ(plan.byte_strides[1][1], 12);
+  // Both transposed: one contiguous run, as if neither were.
+  ASSERT_TRUE(PlanElementwise({3, 4}, {OperandLayout{4, {3, 4}, {1, 3}}, transposed_out}, &plan));
+  EXPECT_EQ(plan.rank, 1);
+  EXPECT_EQ(plan.shape[0], 12);
+  // A permuted rank-3 output: its dims sorted by stride, then coalesced.
+  ASSERT_TRUE(PlanElementwise({2, 3, 4},
+                              {OperandLayout{2, {2, 3, 4}, {4, 8, 1}}, OperandLayout{4, {2, 3, 4}, {4, 8, 1}}}, &plan));
+  ASSERT_EQ(plan.rank, 1);
+  EXPECT_EQ(plan.shape[0], 24);
+}
+
+TEST(Plan, TheLayoutOfEveryRun) {
+  using aclcpu::kernel::kStridedLayout;
+  using aclcpu::kernel::PlanLayout;
+  ElementwisePlan plan;
+  // inputs: full, row, column, scalar; output full
+  ASSERT_TRUE(PlanElementwise({8, 16}, {Contiguous({8, 16}), Contiguous({16}), Contiguous({8, 16})}, &plan));
+  EXPECT_EQ(PlanLayout(plan, 2), 0u);
+  ASSERT_TRUE(PlanElementwise({8, 16}, {Contiguous({8, 16}), Contiguous({8, 1}), Contiguous({8, 16})}, &plan));
+  EXPECT_EQ(PlanLayout(plan, 2), 2u);
+  ASSERT_TRUE(PlanElementwise({8, 16}, {Contiguous({}), Contiguous({8, 1}), Contiguous({8, 16})}, &plan));
+  EXPECT_EQ(PlanLayout(plan, 2), 3u);
+  // An input read across its layout: strided, until blocked tiles stage it.
+  ASSERT_TRUE(PlanElementwise({64, 64}, {OperandLayout{4, {64, 64}, {1, 64}}, Contiguous({64, 64})}, &plan));
+  EXPECT_EQ(PlanLayout(plan, 1), kStridedLayout);
+  ASSERT_TRUE(aclcpu::kernel::UseBlockedTiles(&plan, 1));
+  EXPECT_EQ(PlanLayout(plan, 1), 0u);
+  // An output written with gaps (every other element): strided.
+  ASSERT_TRUE(PlanElementwise({8}, {Contiguous({8}), OperandLayout{4, {8}, {2}}}, &plan));
+  EXPECT_EQ(PlanLayout(plan, 1), kStridedLayout);
+}
+
 // Runs a copy-with-index loop over a plan split into `tile` elements and `parts` ranges; every
 // output element must be written exactly once with the value its input coordinates give.
 void CheckVisitsEveryElementOnce(int64_t tile, int parts) {

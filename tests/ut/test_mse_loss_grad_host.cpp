@@ -187,6 +187,21 @@ TEST(Tiling, ScheduleModeAndKey) {
   EXPECT_EQ(broadcast.mode, mse::ScheduleMode::kBroadcast);
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {}, "mean"), &scalar, &error));
   EXPECT_EQ(scalar.mode, mse::ScheduleMode::kContiguous);
+  // The layout names the inner loop: a row of label is read straight like a full label; one
+  // value of dout repeats (bit 2), as a column of label does (bit 1); a transposed input is
+  // gathered.
+  EXPECT_EQ(flat.layout, 0u);
+  EXPECT_EQ(broadcast.layout, 0u);
+  EXPECT_EQ(scalar.layout, 4u);
+  mse::TilingData column, transposed;
+  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 1}, {64, 32}, "mean"), &column, &error));
+  EXPECT_EQ(column.layout, 2u);
+  mse::TilingInput strided = Input(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean");
+  strided.label.strides = {1, 64};
+  strided.platform.threads = 1;
+  ASSERT_TRUE(mse::ComputeTiling(strided, &transposed, &error));
+  EXPECT_EQ(transposed.mode, mse::ScheduleMode::kBlocked);
+  EXPECT_EQ(transposed.layout, 0u);  // read from its staged copy
   // Every variant has its own key, which decodes to it; values that are no key decode to nothing.
   std::set<uint64_t> keys;
   for (auto mode : {mse::ScheduleMode::kContiguous, mse::ScheduleMode::kBroadcast, mse::ScheduleMode::kBlocked}) {
@@ -194,24 +209,27 @@ TEST(Tiling, ScheduleModeAndKey) {
       for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
         for (DType store : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
           for (bool stream : {false, true}) {
-            const mse::KernelKey key{mode, s, d, store, stream};
-            keys.insert(key.Encode());
-            mse::KernelKey back;
-            ASSERT_TRUE(mse::KernelKey::Decode(key.Encode(), &back));
-            EXPECT_TRUE(back.mode == mode && back.dout_is_scalar == s && back.dtype == d && back.store_dtype == store &&
-                        back.stream_stores == stream);
+            for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
+              const mse::KernelKey key{mode, s, d, store, stream, layout};
+              keys.insert(key.Encode());
+              mse::KernelKey back;
+              ASSERT_TRUE(mse::KernelKey::Decode(key.Encode(), &back));
+              EXPECT_TRUE(back.mode == mode && back.dout_is_scalar == s && back.dtype == d &&
+                          back.store_dtype == store && back.stream_stores == stream && back.layout == layout);
+            }
           }
         }
       }
     }
   }
-  EXPECT_EQ(keys.size(), 108u);
+  EXPECT_EQ(keys.size(), 108u * 9);
   mse::KernelKey none;
-  for (uint64_t bad : {uint64_t{30000}, uint64_t{2000}, uint64_t{200}, uint64_t{30}, uint64_t{3}}) {
+  for (uint64_t bad : {uint64_t{300000}, uint64_t{20000}, uint64_t{2000}, uint64_t{900}, uint64_t{30}, uint64_t{3}}) {
     EXPECT_FALSE(mse::KernelKey::Decode(bad, &none)) << bad;
   }
-  EXPECT_EQ(flat.tiling_key,
-            (mse::KernelKey{mse::ScheduleMode::kContiguous, false, DType::kFloat32, DType::kFloat32, false}.Encode()));
+  EXPECT_EQ(
+      flat.tiling_key,
+      (mse::KernelKey{mse::ScheduleMode::kContiguous, false, DType::kFloat32, DType::kFloat32, false, 0}.Encode()));
   EXPECT_NE(flat.tiling_key, scalar.tiling_key);
   EXPECT_NE(flat.tiling_key, broadcast.tiling_key);
 }

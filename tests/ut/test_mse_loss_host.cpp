@@ -210,14 +210,15 @@ TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
   valid.predict = DType::kFloat16;
   valid.label = DType::kFloat16;
   valid.compute = DType::kFloat16;
-  // digits: reduce, order, mode, stream, round, empty, predict, label, compute, store
+  // digits: reduce, order, mode, stream, layout, round, empty, predict, label, compute, store
   const uint64_t base = valid.Encode();
   mse::KernelKey out;
   ASSERT_TRUE(mse::KernelKey::Decode(base, &out));
-  const uint64_t digit[10] = {1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
-  // Each digit one past its largest value (reduce 3, order 3, mode 3, flags 2, dtypes 3).
-  const uint64_t largest[10] = {2, 2, 2, 1, 1, 1, 2, 2, 2, 2};
-  for (int d = 0; d < 10; ++d) {
+  const uint64_t digit[11] = {10000000000, 1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
+  // Each digit one past its largest value (reduce 3, order 3, mode 3, flags 2, layout 0 for a
+  // reduction, dtypes 3).
+  const uint64_t largest[11] = {2, 2, 2, 1, 0, 1, 1, 2, 2, 2, 2};
+  for (int d = 0; d < 11; ++d) {
     const uint64_t current = base / digit[d] % 10;
     const uint64_t bad = base + (largest[d] + 1 - current) * digit[d];
     EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << "digit " << d << ": " << bad;
@@ -238,8 +239,16 @@ TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
   EXPECT_FALSE(mse::KernelKey::Decode(wrong.Encode(), &out));
   wrong.compute = DType::kFloat32;
   EXPECT_TRUE(mse::KernelKey::Decode(wrong.Encode(), &out));
+  // Reduction none: two inputs' layouts 0-3 and strided (8); 4-7 would name a third input.
+  mse::KernelKey none = valid;
+  none.reduce = mse::ReduceMode::kNone;
+  for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
+    none.layout = layout;
+    EXPECT_EQ(mse::KernelKey::Decode(none.Encode(), &out), layout < 4 || layout == aclcpu::kernel::kStridedLayout)
+        << layout;
+  }
   // More digits than a key has.
-  for (uint64_t bad : {base + uint64_t{10000000000}, uint64_t{100000000000}, uint64_t{UINT64_MAX}}) {
+  for (uint64_t bad : {base + uint64_t{100000000000}, uint64_t{1000000000000}, uint64_t{UINT64_MAX}}) {
     EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << bad;
   }
 }
@@ -318,8 +327,12 @@ TEST(MseLossTiling, TheKeyNamesTheVariant) {
   EXPECT_EQ(key.reduce, mse::ReduceMode::kNone);
   EXPECT_FALSE(key.round_losses);
   EXPECT_EQ(key.mode, aclcpu::kernel::ScheduleMode::kContiguous);
+  EXPECT_EQ(key.layout, 0u);
   key = KeyOf(Tiling(Fused(DType::kFloat32, {64, 32}, DType::kFloat32, {32}, "none", false, DType::kFloat32)));
   EXPECT_EQ(key.mode, aclcpu::kernel::ScheduleMode::kBroadcast);
+  EXPECT_EQ(key.layout, 0u);  // a row of label is read straight
+  key = KeyOf(Tiling(Fused(DType::kFloat32, {64, 32}, DType::kFloat32, {64, 1}, "none", false, DType::kFloat32)));
+  EXPECT_EQ(key.layout, 2u);  // a column's value repeats along each row
   mse::TilingInput transposed =
       Fused(DType::kFloat32, {512, 512}, DType::kFloat32, {512, 512}, "none", false, DType::kFloat32);
   transposed.predict.strides = {1, 512};
@@ -565,7 +578,7 @@ TEST(MseLossKernel, AKeyOfNoKernelRunsNothing) {
   mse::TilingData tiling = Tiling(Fused(DType::kFloat32, {8}, DType::kFloat32, {8}, "sum", false, DType::kFloat32));
   std::vector<float> p(8, 1.0f), l(8, 0.0f), y(1, -1.0f);
   aclcpu::kernel::InlineRunner runner;
-  for (uint64_t bad : {uint64_t{999999999}, uint64_t{3000000000}, tiling.tiling_key + 10000000000}) {
+  for (uint64_t bad : {uint64_t{9999999999}, uint64_t{30000000000}, tiling.tiling_key + 100000000000}) {
     mse::TilingData broken = tiling;
     broken.tiling_key = bad;
     EXPECT_FALSE(mse::RunKernel(broken, reinterpret_cast<char*>(p.data()), reinterpret_cast<char*>(l.data()),

@@ -82,7 +82,7 @@ kernel::NpuSplit MseLossV2Split950(int64_t n, const SocFacts& soc) {
 uint64_t KernelKey::Encode() const {
   uint64_t key = static_cast<uint64_t>(reduce);
   for (uint64_t digit : {static_cast<uint64_t>(order), static_cast<uint64_t>(mode), uint64_t{stream_stores},
-                         uint64_t{round_losses}, uint64_t{empty}, static_cast<uint64_t>(predict),
+                         uint64_t{layout}, uint64_t{round_losses}, uint64_t{empty}, static_cast<uint64_t>(predict),
                          static_cast<uint64_t>(label), static_cast<uint64_t>(compute), static_cast<uint64_t>(store)}) {
     key = key * 10 + digit;
   }
@@ -90,24 +90,29 @@ uint64_t KernelKey::Encode() const {
 }
 
 bool KernelKey::Decode(uint64_t key, KernelKey* out) {
-  uint64_t digits[10];
-  for (int i = 9; i >= 0; --i) {
+  uint64_t digits[11];
+  for (int i = 10; i >= 0; --i) {
     digits[i] = key % 10;
     key /= 10;
   }
+  // Two inputs: straight layouts 0-3 (which of them repeat a value) or strided; none but reduce none.
+  const uint64_t layout = digits[4];
+  const bool layout_valid = layout < 4 || layout == kernel::kStridedLayout;
   KernelKey k;
   if (key != 0 || digits[0] > 2 || digits[1] > 2 || (digits[1] != 0 && digits[0] != 1) || digits[2] > 2 ||
-      digits[3] > 1 || digits[4] > 1 || digits[5] > 1 || !DTypeFromDigit(digits[6], &k.predict) ||
-      !DTypeFromDigit(digits[7], &k.label) || !DTypeFromDigit(digits[8], &k.compute) ||
-      !DTypeFromDigit(digits[9], &k.store) || k.compute != kernel::PromoteTypes(k.predict, k.label)) {
+      digits[3] > 1 || !layout_valid || (layout != 0 && digits[0] != 0) || digits[5] > 1 || digits[6] > 1 ||
+      !DTypeFromDigit(digits[7], &k.predict) || !DTypeFromDigit(digits[8], &k.label) ||
+      !DTypeFromDigit(digits[9], &k.compute) || !DTypeFromDigit(digits[10], &k.store) ||
+      k.compute != kernel::PromoteTypes(k.predict, k.label)) {
     return false;
   }
   k.reduce = static_cast<ReduceMode>(digits[0]);
   k.order = static_cast<ReduceOrder>(digits[1]);
   k.mode = static_cast<kernel::ScheduleMode>(digits[2]);
   k.stream_stores = digits[3] == 1;
-  k.round_losses = digits[4] == 1;
-  k.empty = digits[5] == 1;
+  k.layout = static_cast<uint32_t>(layout);
+  k.round_losses = digits[5] == 1;
+  k.empty = digits[6] == 1;
   *out = k;
   return true;
 }
@@ -183,6 +188,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     const kernel::Schedule schedule = kernel::ScheduleElementwise(input.platform, kY, &plan);
     key.mode = schedule.mode;
     key.stream_stores = schedule.stream_stores;
+    key.layout = schedule.layout;
     result.threads = schedule.threads;
   } else if (!input.reduce_axis0 && input.order != ReduceOrder::kFloat64) {
     // The order of MSELossV2: its tiling's split, the mean's scale per tile (A2/A3, 310P:

@@ -70,13 +70,14 @@ struct KernelKey {
   ReduceOrder order = ReduceOrder::kFloat64;                     // reduce kAll
   kernel::ScheduleMode mode = kernel::ScheduleMode::kBroadcast;  // reduce none
   bool stream_stores = false;                                    // reduce none
+  uint32_t layout = 0;        // reduce none: the inner loop (kernel/elementwise.h); 0 otherwise
   bool round_losses = false;  // each loss rounded to the compute dtype before it is summed
   bool empty = false;         // no elements: y gets NaN (mean) or 0 (sum), or nothing (none)
   kernel::DType predict = kernel::DType::kFloat32, label = kernel::DType::kFloat32;
   kernel::DType compute = kernel::DType::kFloat32, store = kernel::DType::kFloat32;
 
-  // Decimal digits, most significant first: reduce, order, mode, stream_stores, round_losses,
-  // empty, predict, label, compute, store.
+  // Decimal digits, most significant first: reduce, order, mode, stream_stores, layout,
+  // round_losses, empty, predict, label, compute, store.
   uint64_t Encode() const;
   static bool Decode(uint64_t key, KernelKey* out);  // false for a value that encodes no variant
 };

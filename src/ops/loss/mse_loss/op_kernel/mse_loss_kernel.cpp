@@ -31,11 +31,13 @@ kernel::InnerLoop WithInputTypes(kernel::DType predict, kernel::DType label, F f
   });
 }
 
-// Reduction none: the losses rounded to the promotion, stored as store.
-kernel::InnerLoop LossLoopFor(kernel::DType predict, kernel::DType label, kernel::DType store, bool stream) {
+// Reduction none: the losses rounded to the promotion, stored as store, for runs of `layout`.
+kernel::InnerLoop LossLoopFor(kernel::DType predict, kernel::DType label, kernel::DType store, bool stream,
+                              uint32_t layout) {
   return WithInputTypes(predict, label, [&](auto p, auto l, auto promoted) {
     using TPromoted = decltype(promoted);
-    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<MseLossDag, TPromoted, decltype(p), decltype(l)>(store, stream);
+    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<MseLossDag, TPromoted, decltype(p), decltype(l)>(store, stream,
+                                                                                                      layout);
   });
 }
 
@@ -44,10 +46,9 @@ kernel::InnerLoop MapLoopFor(kernel::DType predict, kernel::DType label, bool ro
   return WithInputTypes(predict, label, [&](auto p, auto l, auto promoted) -> kernel::InnerLoop {
     using TPredict = decltype(p);
     using TLabel = decltype(l);
-    using Rounded =
-        kernel::HWY_NAMESPACE::ElementwiseKernel<MseLossDag, decltype(promoted), float, false, TPredict, TLabel>;
-    using Exact = kernel::HWY_NAMESPACE::ElementwiseKernel<MseLossDag, float, float, false, TPredict, TLabel>;
-    return round_losses ? &Rounded::Loop : &Exact::Loop;
+    using kernel::HWY_NAMESPACE::AnyLayoutLoop;
+    return round_losses ? AnyLayoutLoop<MseLossDag, decltype(promoted), float, TPredict, TLabel>()
+                        : AnyLayoutLoop<MseLossDag, float, float, TPredict, TLabel>();
   });
 }
 
@@ -82,7 +83,7 @@ bool RunKernel(const TilingData& tiling, const char* predict, const char* label,
   char* bases[kernel::kMaxOperands] = {const_cast<char*>(predict), const_cast<char*>(label), y};
   if (key.reduce == ReduceMode::kNone) {
     const kernel::InnerLoop loop =
-        HWY_DYNAMIC_DISPATCH(LossLoopFor)(key.predict, key.label, key.store, key.stream_stores);
+        HWY_DYNAMIC_DISPATCH(LossLoopFor)(key.predict, key.label, key.store, key.stream_stores, key.layout);
     kernel::RunElementwise(std::get<kernel::ElementwisePlan>(tiling.plan), bases, loop, &context, runner,
                            tiling.threads);
     return true;

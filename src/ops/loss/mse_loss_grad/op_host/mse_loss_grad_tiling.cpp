@@ -41,20 +41,22 @@ bool ReductionFromString(const std::string& text, TilingReduction* reduction) {
 }
 
 uint64_t KernelKey::Encode() const {
-  return static_cast<uint64_t>(mode) * 10000 + (stream_stores ? 1000 : 0) + (dout_is_scalar ? 100 : 0) +
-         static_cast<uint64_t>(dtype) * 10 + static_cast<uint64_t>(store_dtype);
+  return static_cast<uint64_t>(mode) * 100000 + (stream_stores ? 10000 : 0) + (dout_is_scalar ? 1000 : 0) +
+         uint64_t{layout} * 100 + static_cast<uint64_t>(dtype) * 10 + static_cast<uint64_t>(store_dtype);
 }
 
 bool KernelKey::Decode(uint64_t key, KernelKey* out) {
   KernelKey k;
-  const uint64_t mode = key / 10000, stream = key / 1000 % 10, scalar = key / 100 % 10;
+  const uint64_t mode = key / 100000, stream = key / 10000 % 10, scalar = key / 1000 % 10, layout = key / 100 % 10;
   if (mode > static_cast<uint64_t>(ScheduleMode::kBlocked) || stream > 1 || scalar > 1 ||
-      !DTypeFromDigit(key / 10 % 10, &k.dtype) || !DTypeFromDigit(key % 10, &k.store_dtype)) {
+      layout > kernel::kStridedLayout || !DTypeFromDigit(key / 10 % 10, &k.dtype) ||
+      !DTypeFromDigit(key % 10, &k.store_dtype)) {
     return false;
   }
   k.mode = static_cast<ScheduleMode>(mode);
   k.stream_stores = stream == 1;
   k.dout_is_scalar = scalar == 1;
+  k.layout = static_cast<uint32_t>(layout);
   *out = k;
   return true;
 }
@@ -112,8 +114,10 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   result.mode = schedule.mode;
   result.threads = schedule.threads;
   result.stream_stores = schedule.stream_stores;
+  result.layout = schedule.layout;
   result.tiling_key =
-      KernelKey{result.mode, result.dout_is_scalar, dtype, input.store_dtype, result.stream_stores}.Encode();
+      KernelKey{result.mode, result.dout_is_scalar, dtype, input.store_dtype, result.stream_stores, result.layout}
+          .Encode();
   return true;
 }
 

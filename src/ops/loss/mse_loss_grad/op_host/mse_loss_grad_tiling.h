@@ -52,8 +52,10 @@ struct KernelKey {
   kernel::DType dtype = kernel::DType::kFloat32;  // predict, label, dout, y
   kernel::DType store_dtype = kernel::DType::kFloat32;
   bool stream_stores = false;
+  uint32_t layout = kernel::kStridedLayout;  // the inner loop: which inputs repeat a value, or strided
 
-  // Decimal digits, most significant first: mode, stream_stores, dout_is_scalar, dtype, store_dtype.
+  // Decimal digits, most significant first: mode, stream_stores, dout_is_scalar, layout, dtype,
+  // store_dtype.
   uint64_t Encode() const;
   // False for a value that encodes no variant.
   static bool Decode(uint64_t key, KernelKey* out);
@@ -67,8 +69,9 @@ struct TilingData {
   ScheduleMode mode = ScheduleMode::kBroadcast;
   kernel::ElementwisePlan plan;  // operands in Operand order
   int threads = 1;
-  bool stream_stores = false;  // y larger than the last-level cache: non-temporal stores
-  uint64_t tiling_key = 0;     // KernelKey::Encode(): the kernel RunKernel runs
+  bool stream_stores = false;                // y larger than the last-level cache: non-temporal stores
+  uint32_t layout = kernel::kStridedLayout;  // the inner loop's layout (kernel/elementwise.h)
+  uint64_t tiling_key = 0;                   // KernelKey::Encode(): the kernel RunKernel runs
 };
 
 // Fills *data, or returns false with *error naming what is wrong (*data then unspecified).

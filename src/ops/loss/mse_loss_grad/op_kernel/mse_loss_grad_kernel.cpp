@@ -16,10 +16,10 @@ namespace mse_loss_grad {
 namespace HWY_NAMESPACE {
 
 // predict, label and dout share the dtype, which is also the compute dtype.
-kernel::InnerLoop LoopFor(kernel::DType dtype, kernel::DType store, bool stream) {
-  return kernel::VisitDType(dtype, [store, stream](auto type) {
+kernel::InnerLoop LoopFor(kernel::DType dtype, kernel::DType store, bool stream, uint32_t layout) {
+  return kernel::VisitDType(dtype, [store, stream, layout](auto type) {
     using T = decltype(type);
-    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<MseLossGradDag, T, T, T, T>(store, stream);
+    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<MseLossGradDag, T, T, T, T>(store, stream, layout);
   });
 }
 
@@ -58,7 +58,8 @@ bool RunKernel(const TilingData& tiling, const char* predict, const char* label,
   bases[kLabel] = const_cast<char*>(label);
   bases[kDout] = const_cast<char*>(dout);
   bases[kY] = y;
-  const kernel::InnerLoop loop = HWY_DYNAMIC_DISPATCH(LoopFor)(key.dtype, key.store_dtype, key.stream_stores);
+  const kernel::InnerLoop loop =
+      HWY_DYNAMIC_DISPATCH(LoopFor)(key.dtype, key.store_dtype, key.stream_stores, key.layout);
   kernel::RunElementwise(tiling.plan, bases, loop, &context, runner, tiling.threads);
   return true;
 }
