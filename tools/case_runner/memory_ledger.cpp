@@ -6,6 +6,26 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <new>
+#include <vector>
+
+#include "acl/acl.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CASE_RUNNER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CASE_RUNNER_ASAN 1
+#endif
+#endif
+#ifdef CASE_RUNNER_ASAN
+#include <sanitizer/asan_interface.h>
+#define CASE_RUNNER_POISON(data, bytes) ASAN_POISON_MEMORY_REGION(data, bytes)
+#define CASE_RUNNER_UNPOISON(data, bytes) ASAN_UNPOISON_MEMORY_REGION(data, bytes)
+#else
+#define CASE_RUNNER_POISON(data, bytes) ((void)(data), (void)(bytes))
+#define CASE_RUNNER_UNPOISON(data, bytes) ((void)(data), (void)(bytes))
+#endif
 
 namespace case_runner {
 namespace {
@@ -43,7 +63,75 @@ int64_t MemAvailableNow() {
   return -1;
 }
 
+struct KeptBlock {
+  bool device;
+  void* data;
+  int64_t capacity;
+};
+
+class KeptBlocks {
+ public:
+  static KeptBlocks& Of() {
+    static KeptBlocks* blocks = new KeptBlocks;  // outlives every runner thread
+    return *blocks;
+  }
+  void* Take(bool device, int64_t bytes, int64_t* capacity) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t best = blocks_.size();
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      const KeptBlock& block = blocks_[i];
+      if (block.device != device || block.capacity < bytes || block.capacity - bytes > bytes / 8) continue;
+      if (best == blocks_.size() || block.capacity < blocks_[best].capacity) best = i;
+    }
+    if (best == blocks_.size()) return nullptr;
+    const KeptBlock block = blocks_[best];
+    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(best));
+    bytes_ -= block.capacity;
+    CASE_RUNNER_UNPOISON(block.data, bytes);
+    *capacity = block.capacity;
+    return block.data;
+  }
+  void Keep(bool device, void* data, int64_t capacity) {
+    CASE_RUNNER_POISON(data, capacity);
+    std::lock_guard<std::mutex> lock(mutex_);
+    blocks_.push_back(KeptBlock{device, data, capacity});
+    bytes_ += capacity;
+  }
+  void Release() {
+    std::vector<KeptBlock> blocks;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      blocks.swap(blocks_);
+      bytes_ = 0;
+    }
+    for (const KeptBlock& block : blocks) {
+      CASE_RUNNER_UNPOISON(block.data, block.capacity);
+      if (block.device) {
+        aclrtFree(block.data);
+      } else {
+        ::operator delete (block.data, std::align_val_t{64}, std::nothrow);
+      }
+    }
+  }
+  int64_t Bytes() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return bytes_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<KeptBlock> blocks_;
+  int64_t bytes_ = 0;
+};
+
 }  // namespace
+
+namespace kept_memory {
+void* Take(bool device, int64_t bytes, int64_t* capacity) { return KeptBlocks::Of().Take(device, bytes, capacity); }
+void Keep(bool device, void* data, int64_t capacity) { KeptBlocks::Of().Keep(device, data, capacity); }
+void Release() { KeptBlocks::Of().Release(); }
+int64_t Bytes() { return KeptBlocks::Of().Bytes(); }
+}  // namespace kept_memory
 
 int64_t DefaultMemoryBudget() {
   // MemAvailable: what the kernel says can be used without swapping. Keep a margin for the rest.
@@ -65,7 +153,8 @@ bool FitsAvailableMemory(int64_t need, int64_t own_pending, int64_t* room) {
   if (need < kRecheckBytes) return true;
   const int64_t available = MemAvailableNow();
   if (available < 0) return true;
-  const int64_t free_room = available - kMemoryMargin - (PendingBytes::Of().Total() - own_pending);
+  const int64_t free_room =
+      available + kept_memory::Bytes() - kMemoryMargin - (PendingBytes::Of().Total() - own_pending);
   if (room != nullptr) *room = std::max<int64_t>(free_room, 0);
   return need <= free_room;
 }

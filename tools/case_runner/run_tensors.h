@@ -38,7 +38,8 @@ class FirstError {
   std::string error_;
 };
 
-// A contiguous tensor's memory.
+// A contiguous tensor's memory: a kept block (memory_ledger.h) when one fits, else a new one;
+// kept for the next runs when the tensor goes.
 class Memory {
  public:
   Memory() = default;
@@ -58,6 +59,7 @@ class Memory {
  private:
   void* data_ = nullptr;
   int64_t bytes_ = 0;
+  int64_t capacity_ = 0;  // the block's size: bytes_ or up to an eighth more
   bool device_ = false;
 };
 

@@ -376,6 +376,7 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
   for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& thread : threads) thread.join();
+  kept_memory::Release();
 }
 
 }  // namespace case_runner
