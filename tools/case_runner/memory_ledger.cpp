@@ -1,5 +1,6 @@
 #include "memory_ledger.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -151,12 +152,20 @@ void PendingShare::Resident() {
 bool FitsAvailableMemory(int64_t need, int64_t own_pending, int64_t* room) {
   if (room != nullptr) *room = -1;
   if (need < kRecheckBytes) return true;
-  const int64_t available = MemAvailableNow();
+  const auto free_room = [own_pending](int64_t available) {
+    return available - kMemoryMargin - (PendingBytes::Of().Total() - own_pending);
+  };
+  int64_t available = MemAvailableNow();
   if (available < 0) return true;
-  const int64_t free_room =
-      available + kept_memory::Bytes() - kMemoryMargin - (PendingBytes::Of().Total() - own_pending);
-  if (room != nullptr) *room = std::max<int64_t>(free_room, 0);
-  return need <= free_room;
+  // Not enough room: free the kept blocks (counted as room only once freed: another run could
+  // take them back meanwhile) and give the heap's free pages back to the system.
+  if (need > free_room(available)) {
+    kept_memory::Release();
+    malloc_trim(0);
+    available = MemAvailableNow();
+  }
+  if (room != nullptr) *room = std::max<int64_t>(free_room(available), 0);
+  return need <= free_room(available);
 }
 
 std::string ByteText(int64_t bytes) {

@@ -34,8 +34,8 @@ class PendingShare {
 };
 
 // The admission rule: a run of `need` bytes fits when it is below kRecheckBytes, or when it is
-// within MemAvailable and the kept bytes, less kMemoryMargin, less what the other runs in flight
-// have yet to take
+// within MemAvailable (after freeing the kept blocks, when that makes the difference) less
+// kMemoryMargin less what the other runs in flight have yet to take
 // (`own_pending`: the part of the pending bytes that is this run's own share, 0 before it has
 // one). *room, when given, is that room (0 at least; -1 when MemAvailable cannot be read).
 bool FitsAvailableMemory(int64_t need, int64_t own_pending, int64_t* room = nullptr);
@@ -43,7 +43,7 @@ bool FitsAvailableMemory(int64_t need, int64_t own_pending, int64_t* room = null
 // Tensor memory that finished runs gave back, kept for the next runs: a fresh allocation of tens
 // of MiB costs the kernel a zeroed page per 4 KiB (half the suites' time once), a kept block is
 // mapped already. Blocks are aclrtMalloc allocations (device) or 64-byte aligned host memory.
-// The admission rule counts kept bytes as room: a run that needs them gets them freed.
+// The admission rule frees them when a run needs their room.
 namespace kept_memory {
 // A kept block of the kind with at least `bytes` and at most an eighth more (the best fit), taken
 // out of the cache, or null; *capacity its size. Under AddressSanitizer its bytes past `bytes`
