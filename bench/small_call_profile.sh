@@ -2,7 +2,8 @@
 # The fixed cost of a whole small call: heap allocations and time per call (aclnn_small_call) and
 # instructions per call (callgrind: the difference between 4000 and 2000 calls, over 2000, so the
 # process's start and end cancel out). Instruction counts repeat exactly on a given build and host,
-# whatever else the machine does.
+# whatever else the machine does. (Valgrind runs libhwy's timer probe through a stand-in:
+# valgrind_hwy_timer.cpp.)
 #
 #   bench/small_call_profile.sh [BUILD_DIR]      (default: build)
 set -eu
@@ -13,7 +14,8 @@ for op in backward forward; do
   "$program" "$op" 200000
   if command -v valgrind >/dev/null 2>&1; then
     count() {
-      valgrind --tool=callgrind --callgrind-out-file=/dev/null "$program" "$op" "$1" --quiet 2>&1 |
+      LD_PRELOAD="$(cd "$build" && pwd)/bench/libaclnn_valgrind_hwy_timer.so" \
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$program" "$op" "$1" --quiet 2>&1 |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
     }
     small=$(count 2000)
