@@ -81,7 +81,7 @@ class KeptBlocks {
     size_t best = blocks_.size();
     for (size_t i = 0; i < blocks_.size(); ++i) {
       const KeptBlock& block = blocks_[i];
-      if (block.device != device || block.capacity < bytes || block.capacity - bytes > bytes / 8) continue;
+      if (block.device != device || block.capacity < bytes) continue;
       if (best == blocks_.size() || block.capacity < blocks_[best].capacity) best = i;
     }
     if (best == blocks_.size()) return nullptr;
@@ -92,11 +92,30 @@ class KeptBlocks {
     *capacity = block.capacity;
     return block.data;
   }
+  // Keeps the block within the limit, the oldest blocks freed to make room; a block larger than
+  // the limit is freed.
   void Keep(bool device, void* data, int64_t capacity) {
-    CASE_RUNNER_POISON(data, capacity);
+    std::vector<KeptBlock> freed;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (capacity > limit_) {
+        freed.push_back(KeptBlock{device, data, capacity});
+      } else {
+        while (bytes_ + capacity > limit_) {
+          freed.push_back(blocks_.front());
+          bytes_ -= blocks_.front().capacity;
+          blocks_.erase(blocks_.begin());
+        }
+        CASE_RUNNER_POISON(data, capacity);
+        blocks_.push_back(KeptBlock{device, data, capacity});
+        bytes_ += capacity;
+      }
+    }
+    Free(freed);
+  }
+  void SetLimit(int64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
-    blocks_.push_back(KeptBlock{device, data, capacity});
-    bytes_ += capacity;
+    limit_ = bytes;
   }
   void Release() {
     std::vector<KeptBlock> blocks;
@@ -105,6 +124,15 @@ class KeptBlocks {
       blocks.swap(blocks_);
       bytes_ = 0;
     }
+    Free(blocks);
+  }
+  int64_t Bytes() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return bytes_;
+  }
+
+ private:
+  static void Free(const std::vector<KeptBlock>& blocks) {
     for (const KeptBlock& block : blocks) {
       CASE_RUNNER_UNPOISON(block.data, block.capacity);
       if (block.device) {
@@ -114,15 +142,11 @@ class KeptBlocks {
       }
     }
   }
-  int64_t Bytes() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return bytes_;
-  }
 
- private:
   std::mutex mutex_;
-  std::vector<KeptBlock> blocks_;
+  std::vector<KeptBlock> blocks_;  // oldest first
   int64_t bytes_ = 0;
+  int64_t limit_ = 0;
 };
 
 }  // namespace
@@ -131,6 +155,7 @@ namespace kept_memory {
 void* Take(bool device, int64_t bytes, int64_t* capacity) { return KeptBlocks::Of().Take(device, bytes, capacity); }
 void Keep(bool device, void* data, int64_t capacity) { KeptBlocks::Of().Keep(device, data, capacity); }
 void Release() { KeptBlocks::Of().Release(); }
+void SetLimit(int64_t bytes) { KeptBlocks::Of().SetLimit(bytes); }
 int64_t Bytes() { return KeptBlocks::Of().Bytes(); }
 }  // namespace kept_memory
 

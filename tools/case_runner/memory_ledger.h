@@ -45,13 +45,16 @@ bool FitsAvailableMemory(int64_t need, int64_t own_pending, int64_t* room = null
 // mapped already. Blocks are aclrtMalloc allocations (device) or 64-byte aligned host memory.
 // The admission rule frees them when a run needs their room.
 namespace kept_memory {
-// A kept block of the kind with at least `bytes` and at most an eighth more (the best fit), taken
-// out of the cache, or null; *capacity its size. Under AddressSanitizer its bytes past `bytes`
-// stay poisoned.
+// The smallest kept block of the kind with at least `bytes`, taken out of the cache, or null;
+// *capacity its size. Under AddressSanitizer its bytes past `bytes` stay poisoned.
 void* Take(bool device, int64_t bytes, int64_t* capacity);
-// Keeps a block of `capacity` bytes (poisoned while kept under AddressSanitizer).
+// Keeps a block of `capacity` bytes (poisoned while kept under AddressSanitizer), freeing the
+// oldest kept blocks to stay within the limit; a block larger than the limit is freed.
 void Keep(bool device, void* data, int64_t capacity);
-// Frees every kept block (before a fresh allocation, and at the end).
+// The most bytes kept at once (0, the default: none): RunAll sets a tenth of the memory budget,
+// so that the runs' memory peaks at most that much above their tensors.
+void SetLimit(int64_t bytes);
+// Frees every kept block (when a run needs their room, and at the end).
 void Release();
 int64_t Bytes();
 }  // namespace kept_memory

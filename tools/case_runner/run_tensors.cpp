@@ -67,7 +67,6 @@ bool Memory::Allocate(bool device, int64_t bytes, std::string* error) {
   capacity_ = bytes;
   if (bytes == 0) return true;  // aclrtMalloc refuses size 0; an empty tensor needs none
   if ((data_ = kept_memory::Take(device, bytes, &capacity_)) != nullptr) return true;
-  kept_memory::Release();  // what no run took back goes before new memory is mapped
   if (device) {
     if (aclError rc = aclrtMalloc(&data_, static_cast<size_t>(bytes), ACL_MEM_MALLOC_HUGE_FIRST)) {
       return AclFailed("aclrtMalloc of " + ByteText(bytes), rc, error);

@@ -59,7 +59,7 @@ class Memory {
  private:
   void* data_ = nullptr;
   int64_t bytes_ = 0;
-  int64_t capacity_ = 0;  // the block's size: bytes_ or up to an eighth more
+  int64_t capacity_ = 0;  // the block's size: bytes_ or more (a kept block)
   bool device_ = false;
 };
 
