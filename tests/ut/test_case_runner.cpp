@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <new>
 #include <random>
 #include <string>
 #include <thread>
@@ -23,7 +22,6 @@
 #include "judge.h"
 #include "junit.h"
 #include "literal.h"
-#include "memory_ledger.h"
 #include "npy.h"
 #include "ops.h"
 #include "work_pool.h"
@@ -1094,29 +1092,3 @@ TEST(CaseRunnerFuzz, MutatedLiteralsAndNpyFilesParseOrAreReported) {
 }
 
 }  // namespace
-
-TEST(CaseRunnerKeptMemory, SmallestFitWithinTheLimitOldestFreedFirst) {
-  namespace kept = cr::kept_memory;
-  kept::Release();
-  kept::SetLimit(1000);
-  auto block = [](int64_t bytes) { return ::operator new (static_cast<size_t>(bytes), std::align_val_t{64}); };
-  void* a = block(300);
-  void* b = block(500);
-  kept::Keep(false, a, 300);
-  kept::Keep(false, b, 500);
-  EXPECT_EQ(kept::Bytes(), 800);
-  int64_t capacity = 0;
-  EXPECT_EQ(kept::Take(false, 200, &capacity), a);  // the smallest that holds 200 bytes
-  EXPECT_EQ(capacity, 300);
-  EXPECT_EQ(kept::Take(true, 100, &capacity), nullptr);   // device memory is another kind
-  EXPECT_EQ(kept::Take(false, 600, &capacity), nullptr);  // none large enough
-  kept::Keep(false, a, 300);                              // kept: b, a
-  kept::Keep(false, block(400), 400);                     // 1200 > 1000: b, the oldest, goes
-  EXPECT_EQ(kept::Bytes(), 700);
-  EXPECT_EQ(kept::Take(false, 450, &capacity), nullptr);
-  kept::Keep(false, block(2000), 2000);  // larger than the limit: freed at once
-  EXPECT_EQ(kept::Bytes(), 700);
-  kept::Release();
-  EXPECT_EQ(kept::Bytes(), 0);
-  kept::SetLimit(0);
-}

@@ -58,15 +58,17 @@ std::vector<uint32_t>& StagingBits(int which) {
 }
 
 Memory::~Memory() {
-  if (data_ != nullptr) kept_memory::Keep(device_, data_, capacity_);
+  if (device_) {
+    if (data_ != nullptr) aclrtFree(data_);
+  } else {
+    ::operator delete (data_, std::align_val_t{64}, std::nothrow);
+  }
 }
 
 bool Memory::Allocate(bool device, int64_t bytes, std::string* error) {
   device_ = device;
   bytes_ = bytes;
-  capacity_ = bytes;
   if (bytes == 0) return true;  // aclrtMalloc refuses size 0; an empty tensor needs none
-  if ((data_ = kept_memory::Take(device, bytes, &capacity_)) != nullptr) return true;
   if (device) {
     if (aclError rc = aclrtMalloc(&data_, static_cast<size_t>(bytes), ACL_MEM_MALLOC_HUGE_FIRST)) {
       return AclFailed("aclrtMalloc of " + ByteText(bytes), rc, error);

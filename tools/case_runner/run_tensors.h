@@ -38,8 +38,7 @@ class FirstError {
   std::string error_;
 };
 
-// A contiguous tensor's memory: a kept block (memory_ledger.h) when one fits, else a new one;
-// kept for the next runs when the tensor goes.
+// A contiguous tensor's memory.
 class Memory {
  public:
   Memory() = default;
@@ -59,7 +58,6 @@ class Memory {
  private:
   void* data_ = nullptr;
   int64_t bytes_ = 0;
-  int64_t capacity_ = 0;  // the block's size: bytes_ or more (a kept block)
   bool device_ = false;
 };
 

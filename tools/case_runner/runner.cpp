@@ -319,7 +319,6 @@ Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget
 void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
             const std::function<void(size_t, const Verdict&)>& report) {
   WorkPool pool;
-  kept_memory::SetLimit(memory_budget / 10);
   std::mutex mutex;          // guards everything below
   size_t next = 0;           // the next run to start, in file order
   size_t reported = 0;       // runs reported so far
@@ -377,7 +376,6 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
   for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& thread : threads) thread.join();
-  kept_memory::Release();
 }
 
 }  // namespace case_runner
