@@ -15,16 +15,48 @@ void SwapDims(ElementwisePlan* plan, int a, int b) {
   for (int i = 0; i < plan->num_operands; ++i) std::swap(plan->byte_strides[i][a], plan->byte_strides[i][b]);
 }
 
-// Orders the first `rank` dims by the output's byte strides, largest outermost (stable: a
-// row-major output keeps the shape's order). An output stepping backward or repeating (only
-// planned by tests) keeps the shape's order.
-void OrderDimsByOutput(ElementwisePlan* plan, int rank) {
-  const int64_t* out = plan->byte_strides[plan->num_operands - 1];
+// Orders the first `rank` dims by operand i's byte strides, largest outermost (stable: a row-major
+// operand keeps the shape's order). False, leaving the order as it is, for an operand that steps
+// backward or repeats along a dim (a broadcast input; outputs that do are planned only by tests).
+bool OrderDimsBy(ElementwisePlan* plan, int rank, int operand) {
+  const int64_t* strides = plan->byte_strides[operand];
   for (int d = 0; d < rank; ++d) {
-    if (out[d] <= 0) return;
+    if (strides[d] <= 0) return false;
   }
   for (int d = 1; d < rank; ++d) {
-    for (int k = d; k > 0 && out[k - 1] < out[k]; --k) SwapDims(plan, k - 1, k);
+    for (int k = d; k > 0 && strides[k - 1] < strides[k]; --k) SwapDims(plan, k - 1, k);
+  }
+  return true;
+}
+
+// Operands whose inner dim (of the first `rank`) steps across their memory: neither repeated nor
+// contiguous. Each costs a blocked plan a staged copy of every block.
+int CountAcross(const ElementwisePlan& plan, int rank) {
+  int count = 0;
+  for (int i = 0; i < plan.num_operands; ++i) {
+    const int64_t stride = plan.byte_strides[i][rank - 1];
+    count += stride != 0 && stride != plan.element_size[i] ? 1 : 0;
+  }
+  return count;
+}
+
+// Orders the dims by the output's memory, as ATen's TensorIterator does, so that runs walk the
+// output forward. When that leaves operands stepping across their memory and an input's order
+// leaves fewer (a transposed output beside three contiguous inputs: one operand to stage per
+// block instead of three), the first such input's order.
+void OrderDimsByMemory(ElementwisePlan* plan, int rank) {
+  if (rank < 2) return;
+  const int out = plan->num_operands - 1;
+  OrderDimsBy(plan, rank, out);
+  int fewest = CountAcross(*plan, rank);
+  for (int i = 0; i < out && fewest > 0; ++i) {
+    ElementwisePlan candidate = *plan;
+    if (!OrderDimsBy(&candidate, rank, i)) continue;
+    const int across = CountAcross(candidate, rank);
+    if (across < fewest) {
+      *plan = candidate;
+      fewest = across;
+    }
   }
 }
 
@@ -81,7 +113,7 @@ bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int 
     }
     ++rank;
   }
-  if (order == DimOrder::kOutputMemory) OrderDimsByOutput(&result, rank);
+  if (order == DimOrder::kMemory) OrderDimsByMemory(&result, rank);
 
   // Coalesce: outer dim a merges into inner dim b when every operand steps over b exactly once.
   int merged_rank = 0;
@@ -150,6 +182,17 @@ void StageBlock(const char* source, int64_t row_step, int64_t column_step, int64
   }
 }
 
+// Copies a rows x cols block of `size`-byte elements out of buffer (row-major) to its place,
+// writing each column along row_step, the destination's contiguous direction.
+template <int kSize>
+void UnstageBlock(const char* buffer, int64_t rows, int64_t cols, int64_t row_step, int64_t column_step,
+                  char* destination) {
+  for (int64_t c = 0; c < cols; ++c) {
+    char* column = destination + c * column_step;
+    for (int64_t r = 0; r < rows; ++r) std::memcpy(column + r * row_step, buffer + (r * cols + c) * kSize, kSize);
+  }
+}
+
 }  // namespace
 
 uint32_t LayoutOfRun(const int64_t* byte_strides, const int64_t* element_sizes, int num_inputs) {
@@ -174,7 +217,8 @@ uint32_t PlanLayout(const ElementwisePlan& plan, int num_inputs) {
     strides[i] = staged ? plan.element_size[i] : plan.inner_byte_stride(i);
     sizes[i] = plan.element_size[i];
   }
-  strides[num_inputs] = plan.inner_byte_stride(out);
+  const bool out_staged = plan.block_dim >= 0 && ((plan.staged_mask >> out) & 1u) != 0;
+  strides[num_inputs] = out_staged ? plan.element_size[out] : plan.inner_byte_stride(out);
   sizes[num_inputs] = plan.element_size[out];
   return LayoutOfRun(strides, sizes, num_inputs);
 }
@@ -188,12 +232,12 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems) {
   plan->num_tiles = CeilDiv(plan->numel, plan->tile_elems);
 }
 
-bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs) {
+bool UseBlockedTiles(ElementwisePlan* plan) {
   if (plan->rank < 2) return false;
   const int inner = plan->rank - 1;
   int block_dim = -1;
   uint32_t staged = 0;
-  for (int i = 0; i < num_inputs; ++i) {
+  for (int i = 0; i < plan->num_operands; ++i) {
     const int64_t stride = plan->byte_strides[i][inner];
     if (stride == 0 || stride == plan->element_size[i]) continue;
     staged |= 1u << i;
@@ -259,9 +303,10 @@ void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop 
   const int rank = plan.rank;
   const int inner = rank - 1;
   const int count = plan.num_operands;
+  const int out = count - 1;
   const int64_t row_blocks = CeilDiv(plan.shape[plan.block_dim], plan.block_rows);
   const int64_t col_blocks = CeilDiv(plan.inner_size(), plan.block_cols);
-  // One contiguous block per staged input; blocks of 4-byte elements at most.
+  // One contiguous block per staged operand; blocks of 4-byte elements at most.
   thread_local std::vector<char> stage;
   stage.resize(static_cast<size_t>(kMaxOperands * kBlockRows * kBlockCols * 4));
   int64_t strides[kMaxOperands];
@@ -288,14 +333,17 @@ void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop 
     for (int i = 0; i < count; ++i) {
       block_base[i] += row0 * plan.byte_strides[i][plan.block_dim] + col0 * plan.byte_strides[i][inner];
     }
-    // Stage: read each staged input along block_dim (its contiguous direction), column by column.
+    // Stage: read each staged input along block_dim (its contiguous direction), column by column;
+    // a staged output is computed into its buffer.
+    char* out_place = nullptr;
     for (int i = 0; i < count; ++i) {
       if (!((plan.staged_mask >> i) & 1u)) continue;
       char* buffer = stage.data() + i * kBlockRows * kBlockCols * 4;
-      const int64_t size = plan.element_size[i];
       const int64_t row_step = plan.byte_strides[i][plan.block_dim];
       const int64_t column_step = plan.byte_strides[i][inner];
-      if (size == 4) {
+      if (i == out) {
+        out_place = block_base[i];
+      } else if (plan.element_size[i] == 4) {
         StageBlock<4>(block_base[i], row_step, column_step, rows, cols, buffer);
       } else {
         StageBlock<2>(block_base[i], row_step, column_step, rows, cols, buffer);
@@ -309,6 +357,15 @@ void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop 
         ptrs[i] = block_base[i] + r * (staged ? cols * plan.element_size[i] : plan.byte_strides[i][plan.block_dim]);
       }
       loop(context, cols, ptrs, strides);
+    }
+    if (out_place != nullptr) {  // write the output's block along block_dim, column by column
+      const int64_t row_step = plan.byte_strides[out][plan.block_dim];
+      const int64_t column_step = plan.byte_strides[out][inner];
+      if (plan.element_size[out] == 4) {
+        UnstageBlock<4>(block_base[out], rows, cols, row_step, column_step, out_place);
+      } else {
+        UnstageBlock<2>(block_base[out], rows, cols, row_step, column_step, out_place);
+      }
     }
   }
 }

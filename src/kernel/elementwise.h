@@ -35,9 +35,10 @@ struct ElementwisePlan {
   int64_t tile_elems = 1;  // consecutive output elements per tile
   int64_t num_tiles = 0;
 
-  // Blocked traversal, for inputs read across their layout (e.g. transposed): tiles are blocks of
-  // block_rows along dim block_dim by block_cols along the inner dim; the inputs in staged_mask
-  // are first copied, reading along block_dim, into a contiguous buffer. -1: linear tiles.
+  // Blocked traversal, for operands stepping across their layout (e.g. transposed): tiles are
+  // blocks of block_rows along dim block_dim by block_cols along the inner dim; the inputs in
+  // staged_mask are first copied, reading along block_dim, into a contiguous buffer, and an output
+  // in it is computed into one and then copied out, writing along block_dim. -1: linear tiles.
   int block_dim = -1;
   int64_t block_rows = 0;
   int64_t block_cols = 0;
@@ -49,9 +50,10 @@ struct ElementwisePlan {
 
 // The order a plan walks its dims in.
 enum class DimOrder {
-  kOutputMemory,  // by the last operand's (the output's) strides, largest outermost, as ATen's
-                  // TensorIterator orders them: runs walk the output's memory forward
-  kRowMajor,      // as the shape is written: a plan run with a sequential operand (RunRange)
+  kMemory,    // by the last operand's (the output's) strides, largest outermost, as ATen's
+              // TensorIterator orders them, unless an input's order leaves fewer operands
+              // stepping across their memory in the inner dim (elementwise.cpp)
+  kRowMajor,  // as the shape is written: a plan run with a sequential operand (RunRange)
 };
 
 // Plans a loop over out_shape (rank <= kMaxRank) for operands that broadcast to it; the last
@@ -59,17 +61,17 @@ enum class DimOrder {
 // kMaxRank, no operands or more than kMaxOperands, an operand of more dims than out, an operand
 // dim that does not broadcast (*plan is then unspecified).
 bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
-                     std::string* why = nullptr, DimOrder order = DimOrder::kOutputMemory);
+                     std::string* why = nullptr, DimOrder order = DimOrder::kMemory);
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
-                     std::string* why = nullptr, DimOrder order = DimOrder::kOutputMemory);
+                     std::string* why = nullptr, DimOrder order = DimOrder::kMemory);
 
 // Splits the plan into tiles of at most tile_elems elements (at least 1).
 void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
 
-// Switches the plan to blocked tiles when an input (operands [0, num_inputs)) steps across its
-// memory along the inner dim but runs contiguously along another: reading it row by row would
-// touch a new cache line per element. Returns whether it did.
-bool UseBlockedTiles(ElementwisePlan* plan, int num_inputs);
+// Switches the plan to blocked tiles when an operand steps across its memory along the inner dim
+// but runs contiguously along another: reading or writing it row by row would touch a new cache
+// line per element. Returns whether it did.
+bool UseBlockedTiles(ElementwisePlan* plan);
 
 // How every run of a plan steps through its operands, chosen once per call so that the inner
 // loop has no branch on layout: below kStridedLayout, the output is contiguous and bit i says
@@ -80,7 +82,7 @@ constexpr uint32_t kStridedLayout = 1u << kMaxInputs;
 // The layout of runs with these byte strides: inputs [0, num_inputs), then the output.
 uint32_t LayoutOfRun(const int64_t* byte_strides, const int64_t* element_sizes, int num_inputs);
 // The layout every run of the plan has (operands [0, num_inputs) the inputs, the last the output;
-// a blocked plan's staged inputs are read from their contiguous copies).
+// a blocked plan's staged operands are read from and written to contiguous copies).
 uint32_t PlanLayout(const ElementwisePlan& plan, int num_inputs);
 
 // What an elementwise kernel's inner loop reads besides its operands: the Dag's scalar argument.

@@ -33,7 +33,7 @@ Schedule ScheduleElementwise(const Platform& platform, int num_inputs, Elementwi
     if (stride != 0) bytes_per_element += plan->element_size[i];
   }
   schedule.mode = flat ? ScheduleMode::kContiguous : ScheduleMode::kBroadcast;
-  if (!flat && UseBlockedTiles(plan, num_inputs)) schedule.mode = ScheduleMode::kBlocked;
+  if (!flat && UseBlockedTiles(plan)) schedule.mode = ScheduleMode::kBlocked;
   schedule.stream_stores = plan->numel * plan->element_size[out] > platform.llc_bytes &&
                            plan->inner_byte_stride(out) == plan->element_size[out];
   schedule.threads = plan->numel < kParallelGrain ? 1 : std::max(1, platform.threads);

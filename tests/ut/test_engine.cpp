@@ -5,6 +5,7 @@
 // reference of the documented order, the same bits for any thread count and part order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -136,6 +137,13 @@ TEST(Plan, DimsFollowTheOutputsMemory) {
   ASSERT_TRUE(PlanElementwise({3, 4}, {OperandLayout{4, {3, 4}, {1, 3}}, transposed_out}, &plan));
   EXPECT_EQ(plan.rank, 1);
   EXPECT_EQ(plan.shape[0], 12);
+  // A transposed output beside two contiguous inputs: the inputs' order leaves one operand
+  // stepping across its memory instead of two, so the output is the one written across.
+  ASSERT_TRUE(PlanElementwise({3, 4}, {Contiguous({3, 4}), Contiguous({3, 4}), transposed_out}, &plan));
+  ASSERT_EQ(plan.rank, 2);
+  EXPECT_EQ(plan.shape[0], 3);
+  EXPECT_EQ(plan.byte_strides[0][1], 4);
+  EXPECT_EQ(plan.byte_strides[2][1], 12);
   // A permuted rank-3 output: its dims sorted by stride, then coalesced.
   ASSERT_TRUE(PlanElementwise({2, 3, 4},
                               {OperandLayout{2, {2, 3, 4}, {4, 8, 1}}, OperandLayout{4, {2, 3, 4}, {4, 8, 1}}}, &plan));
@@ -157,8 +165,15 @@ TEST(Plan, TheLayoutOfEveryRun) {
   // An input read across its layout: strided, until blocked tiles stage it.
   ASSERT_TRUE(PlanElementwise({64, 64}, {OperandLayout{4, {64, 64}, {1, 64}}, Contiguous({64, 64})}, &plan));
   EXPECT_EQ(PlanLayout(plan, 1), kStridedLayout);
-  ASSERT_TRUE(aclcpu::kernel::UseBlockedTiles(&plan, 1));
+  ASSERT_TRUE(aclcpu::kernel::UseBlockedTiles(&plan));
   EXPECT_EQ(PlanLayout(plan, 1), 0u);
+  // An output written across its layout beside two contiguous inputs: staged too.
+  ASSERT_TRUE(PlanElementwise(
+      {64, 64}, {Contiguous({64, 64}), Contiguous({64, 64}), OperandLayout{4, {64, 64}, {1, 64}}}, &plan));
+  EXPECT_EQ(PlanLayout(plan, 2), kStridedLayout);
+  ASSERT_TRUE(aclcpu::kernel::UseBlockedTiles(&plan));
+  EXPECT_EQ(plan.staged_mask, 1u << 2);
+  EXPECT_EQ(PlanLayout(plan, 2), 0u);
   // An output written with gaps (every other element): strided.
   ASSERT_TRUE(PlanElementwise({8}, {Contiguous({8}), OperandLayout{4, {8}, {2}}}, &plan));
   EXPECT_EQ(PlanLayout(plan, 1), kStridedLayout);
@@ -208,6 +223,53 @@ TEST(Scheduler, VisitsEveryElementOnceForAnyTileAndSplit) {
     for (int parts : {1, 2, 3, 7}) {
       CheckVisitsEveryElementOnce(tile, parts);
       if (HasFailure()) return;
+    }
+  }
+}
+
+// Blocked tiles with a staged input (one contiguous input, a transposed one) and with a staged
+// output (two contiguous inputs, a transposed output), over blocks cut short at both edges: every
+// element computed once, from the right inputs, into the right place.
+TEST(Scheduler, BlockedTilesStageInputsAndOutputs) {
+  const int64_t rows = 37, cols = 1100;  // 3 row blocks of 16, 3 column blocks of 512, both short
+  const Shape shape{rows, cols};
+  std::vector<float> a(rows * cols), b(rows * cols), out(rows * cols);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<float>(i);
+    b[i] = static_cast<float>(3 * i + 1);
+  }
+  const OperandLayout transposed{4, shape, {1, rows}};  // element (r, c) at c * rows + r
+  auto loop = [](const void*, int64_t n, char* const* ptrs, const int64_t* strides) {
+    for (int64_t k = 0; k < n; ++k) {
+      float x, y;
+      std::memcpy(&x, ptrs[0] + k * strides[0], 4);
+      std::memcpy(&y, ptrs[1] + k * strides[1], 4);
+      const float sum = x + 2 * y;
+      std::memcpy(ptrs[2] + k * strides[2], &sum, 4);
+    }
+  };
+  char* bases[] = {reinterpret_cast<char*>(a.data()), reinterpret_cast<char*>(b.data()),
+                   reinterpret_cast<char*>(out.data())};
+  aclcpu::kernel::InlineRunner runner;
+  for (bool transposed_out : {false, true}) {
+    SCOPED_TRACE(transposed_out ? "transposed output" : "transposed input");
+    const OperandLayout b_layout = transposed_out ? Contiguous(shape) : transposed;
+    const OperandLayout out_layout = transposed_out ? transposed : Contiguous(shape);
+    ElementwisePlan plan;
+    ASSERT_TRUE(PlanElementwise(shape, {Contiguous(shape), b_layout, out_layout}, &plan));
+    ASSERT_TRUE(aclcpu::kernel::UseBlockedTiles(&plan));
+    EXPECT_EQ(plan.staged_mask, transposed_out ? 4u : 2u);
+    for (int parts : {1, 2, 5}) {
+      std::fill(out.begin(), out.end(), -1.0f);
+      aclcpu::kernel::RunElementwise(plan, bases, loop, nullptr, runner, parts);
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < cols; ++c) {
+          const size_t row_major = static_cast<size_t>(r * cols + c);
+          const size_t column_major = static_cast<size_t>(c * rows + r);
+          const float y = b[transposed_out ? row_major : column_major];
+          ASSERT_EQ(out[transposed_out ? column_major : row_major], a[row_major] + 2 * y) << r << "," << c;
+        }
+      }
     }
   }
 }
