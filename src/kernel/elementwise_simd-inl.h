@@ -151,7 +151,7 @@ struct LayoutLoops {
     return Pick(layout, std::make_index_sequence<size_t{1} << sizeof...(TIn)>{});
   }
   // A loop that picks the layout of each run from its strides: for plans whose layout was not
-  // chosen in phase one (the maps of reductions; a branch per run, not per vector).
+  // chosen in phase one (the casts of reductions' results; a branch per run, not per vector).
   static void AnyLayout(const void* context, int64_t n, char* const* ptrs, const int64_t* strides) {
     constexpr int kInputs = static_cast<int>(sizeof...(TIn));
     const int64_t sizes[] = {static_cast<int64_t>(sizeof(TIn))..., static_cast<int64_t>(sizeof(TStore))};

@@ -77,6 +77,16 @@ bool PlanValueMap(const Shape& shape, const OperandLayout* inputs, int input_cou
   return true;
 }
 
+uint32_t MapLayout(const ElementwisePlan& map, int input_count) {
+  int64_t strides[kMaxOperands];
+  int64_t sizes[kMaxOperands];
+  for (int i = 0; i <= input_count; ++i) {
+    sizes[i] = map.element_size[i];
+    strides[i] = i == input_count ? sizes[i] : map.inner_byte_stride(i);  // the values: in order
+  }
+  return LayoutOfRun(strides, sizes, input_count);
+}
+
 bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
                    const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why) {

@@ -75,6 +75,10 @@ inline bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector
 bool PlanValueMap(const Shape& shape, const OperandLayout* inputs, int input_count, ElementwisePlan* map,
                   std::string* why);
 
+// The layout (elementwise.h) of every run of a map PlanValueMap made: its inputs' inner strides,
+// the values written in order. Phase one picks the map's loop with it.
+uint32_t MapLayout(const ElementwisePlan& map, int input_count);
+
 // Runs the reduction: map_loop (an elementwise loop over the inputs, storing float32 values) fills
 // the values; the results go to out through a cast to compute, then out_dtype. input_bases are
 // the inputs' first elements; workspace holds plan.workspace_bytes.

@@ -215,9 +215,9 @@ TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
   mse::KernelKey out;
   ASSERT_TRUE(mse::KernelKey::Decode(base, &out));
   const uint64_t digit[11] = {10000000000, 1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
-  // Each digit one past its largest value (reduce 3, order 3, mode 3, flags 2, layout 0 for a
-  // reduction, dtypes 3).
-  const uint64_t largest[11] = {2, 2, 2, 1, 0, 1, 1, 2, 2, 2, 2};
+  // Each digit one past its largest value (reduce 3, order 3, mode 3, flags 2, layout 9 (strided
+  // is 8), dtypes 3).
+  const uint64_t largest[11] = {2, 2, 2, 1, 8, 1, 1, 2, 2, 2, 2};
   for (int d = 0; d < 11; ++d) {
     const uint64_t current = base / digit[d] % 10;
     const uint64_t bad = base + (largest[d] + 1 - current) * digit[d];
@@ -239,13 +239,17 @@ TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
   EXPECT_FALSE(mse::KernelKey::Decode(wrong.Encode(), &out));
   wrong.compute = DType::kFloat32;
   EXPECT_TRUE(mse::KernelKey::Decode(wrong.Encode(), &out));
-  // Reduction none: two inputs' layouts 0-3 and strided (8); 4-7 would name a third input.
-  mse::KernelKey none = valid;
-  none.reduce = mse::ReduceMode::kNone;
-  for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
-    none.layout = layout;
-    EXPECT_EQ(mse::KernelKey::Decode(none.Encode(), &out), layout < 4 || layout == aclcpu::kernel::kStridedLayout)
-        << layout;
+  // Two inputs' layouts 0-3 and strided (8), for the losses or a reduction's map; 4-7 would name
+  // a third input.
+  for (mse::ReduceMode reduce : {mse::ReduceMode::kNone, mse::ReduceMode::kAll}) {
+    mse::KernelKey with_layout = valid;
+    with_layout.reduce = reduce;
+    for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
+      with_layout.layout = layout;
+      EXPECT_EQ(mse::KernelKey::Decode(with_layout.Encode(), &out),
+                layout < 4 || layout == aclcpu::kernel::kStridedLayout)
+          << layout;
+    }
   }
   // More digits than a key has.
   for (uint64_t bad : {base + uint64_t{100000000000}, uint64_t{1000000000000}, uint64_t{UINT64_MAX}}) {
@@ -338,6 +342,17 @@ TEST(MseLossTiling, TheKeyNamesTheVariant) {
   transposed.predict.strides = {1, 512};
   key = KeyOf(Tiling(transposed));
   EXPECT_EQ(key.mode, aclcpu::kernel::ScheduleMode::kBlocked);
+  // A reduction's map: its loop chosen for the layout of its runs too.
+  key = KeyOf(Tiling(Fused(DType::kFloat32, {64, 32}, DType::kFloat32, {32}, "mean", false, DType::kFloat32)));
+  EXPECT_EQ(key.reduce, mse::ReduceMode::kAll);
+  EXPECT_EQ(key.layout, 0u);
+  key = KeyOf(Tiling(Fused(DType::kFloat32, {64, 32}, DType::kFloat32, {64, 1}, "sum", true, DType::kFloat32)));
+  EXPECT_EQ(key.reduce, mse::ReduceMode::kAxis0);
+  EXPECT_EQ(key.layout, 2u);
+  mse::TilingInput transposed_mean =
+      Fused(DType::kFloat32, {512, 512}, DType::kFloat32, {512, 512}, "mean", false, DType::kFloat32);
+  transposed_mean.predict.strides = {1, 512};
+  EXPECT_EQ(KeyOf(Tiling(transposed_mean)).layout, aclcpu::kernel::kStridedLayout);
   // The graph's kernel sums float32 losses over all elements.
   key = KeyOf(Tiling(Graph(DType::kBFloat16, {5, 5}, "sum")));
   EXPECT_EQ(key.reduce, mse::ReduceMode::kAll);

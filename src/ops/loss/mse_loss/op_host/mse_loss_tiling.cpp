@@ -95,15 +95,14 @@ bool KernelKey::Decode(uint64_t key, KernelKey* out) {
     digits[i] = key % 10;
     key /= 10;
   }
-  // Two inputs: straight layouts 0-3 (which of them repeat a value) or strided; none but reduce none.
+  // Two inputs: straight layouts 0-3 (which of them repeat a value) or strided.
   const uint64_t layout = digits[4];
   const bool layout_valid = layout < 4 || layout == kernel::kStridedLayout;
   KernelKey k;
   if (key != 0 || digits[0] > 2 || digits[1] > 2 || (digits[1] != 0 && digits[0] != 1) || digits[2] > 2 ||
-      digits[3] > 1 || !layout_valid || (layout != 0 && digits[0] != 0) || digits[5] > 1 || digits[6] > 1 ||
-      !DTypeFromDigit(digits[7], &k.predict) || !DTypeFromDigit(digits[8], &k.label) ||
-      !DTypeFromDigit(digits[9], &k.compute) || !DTypeFromDigit(digits[10], &k.store) ||
-      k.compute != kernel::PromoteTypes(k.predict, k.label)) {
+      digits[3] > 1 || !layout_valid || digits[5] > 1 || digits[6] > 1 || !DTypeFromDigit(digits[7], &k.predict) ||
+      !DTypeFromDigit(digits[8], &k.label) || !DTypeFromDigit(digits[9], &k.compute) ||
+      !DTypeFromDigit(digits[10], &k.store) || k.compute != kernel::PromoteTypes(k.predict, k.label)) {
     return false;
   }
   k.reduce = static_cast<ReduceMode>(digits[0]);
@@ -213,6 +212,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     if (!kernel::PlanNpuReduction(order, split, scale, divide, shape, inputs, 2, y, input.platform, &plan, &why)) {
       return Fail("cannot plan the reduction: " + why, error);
     }
+    key.layout = kernel::MapLayout(plan.map, 2);
     result.threads = plan.threads;
   } else {
     const kernel::ReduceKind kind = input.reduce_axis0 ? kernel::ReduceKind::kAxis0 : kernel::ReduceKind::kAll;
@@ -225,6 +225,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
                                &why)) {
       return Fail("cannot plan the reduction: " + why, error);
     }
+    key.layout = kernel::MapLayout(plan.map, 2);
     result.threads = plan.threads;
     result.workspace_bytes = plan.workspace_bytes;
   }

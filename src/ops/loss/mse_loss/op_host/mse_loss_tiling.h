@@ -70,7 +70,7 @@ struct KernelKey {
   ReduceOrder order = ReduceOrder::kFloat64;                     // reduce kAll
   kernel::ScheduleMode mode = kernel::ScheduleMode::kBroadcast;  // reduce none
   bool stream_stores = false;                                    // reduce none
-  uint32_t layout = 0;        // reduce none: the inner loop (kernel/elementwise.h); 0 otherwise
+  uint32_t layout = 0;        // the inner loop's layout (kernel/elementwise.h): the losses' or the map's
   bool round_losses = false;  // each loss rounded to the compute dtype before it is summed
   bool empty = false;         // no elements: y gets NaN (mean) or 0 (sum), or nothing (none)
   kernel::DType predict = kernel::DType::kFloat32, label = kernel::DType::kFloat32;

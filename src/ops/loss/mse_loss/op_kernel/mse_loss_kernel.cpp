@@ -41,14 +41,15 @@ kernel::InnerLoop LossLoopFor(kernel::DType predict, kernel::DType label, kernel
   });
 }
 
-// A reduction's map: float32 losses, or (round_losses) each rounded to the promotion first.
-kernel::InnerLoop MapLoopFor(kernel::DType predict, kernel::DType label, bool round_losses) {
+// A reduction's map: float32 losses, or (round_losses) each rounded to the promotion first, for
+// runs of `layout`.
+kernel::InnerLoop MapLoopFor(kernel::DType predict, kernel::DType label, bool round_losses, uint32_t layout) {
   return WithInputTypes(predict, label, [&](auto p, auto l, auto promoted) -> kernel::InnerLoop {
     using TPredict = decltype(p);
     using TLabel = decltype(l);
-    using kernel::HWY_NAMESPACE::AnyLayoutLoop;
-    return round_losses ? AnyLayoutLoop<MseLossDag, decltype(promoted), float, TPredict, TLabel>()
-                        : AnyLayoutLoop<MseLossDag, float, float, TPredict, TLabel>();
+    using kernel::HWY_NAMESPACE::LayoutLoops;
+    return round_losses ? LayoutLoops<MseLossDag, decltype(promoted), float, false, TPredict, TLabel>::For(layout)
+                        : LayoutLoops<MseLossDag, float, float, false, TPredict, TLabel>::For(layout);
   });
 }
 
@@ -88,7 +89,7 @@ bool RunKernel(const TilingData& tiling, const char* predict, const char* label,
                            tiling.threads);
     return true;
   }
-  const kernel::InnerLoop map = HWY_DYNAMIC_DISPATCH(MapLoopFor)(key.predict, key.label, key.round_losses);
+  const kernel::InnerLoop map = HWY_DYNAMIC_DISPATCH(MapLoopFor)(key.predict, key.label, key.round_losses, key.layout);
   switch (key.order) {
     case ReduceOrder::kFloat64:
       kernel::RunReduction(std::get<kernel::ReducePlan>(tiling.plan), bases, map, &context, key.compute, key.store, y,
