@@ -25,9 +25,6 @@ inline Shape ContiguousStrides(const Shape& shape) {
   return strides;
 }
 
-// Copies a strided view into dst as a contiguous tensor of the same dtype and shape.
-void CopyToContiguous(const TensorView& src, char* dst);
-
 }  // namespace kernel
 }  // namespace aclcpu
 

@@ -820,6 +820,49 @@ TEST(MseLossRebinding, ARepeatableExecutorRunsAtTheAddressesItIsGiven) {
   }
 }
 
+// ---- inputs stored across the reduction's order ------------------------------------------
+
+// A reduction reads its values in row-major order; a transposed input is first copied contiguous
+// (as ops-nn's aclnn layer makes every input contiguous), and that copy is the workspace: the
+// input's bytes, rounded to 64. Contiguous inputs need none. The copy runs on two threads here.
+TEST(MseLossWorkspace, ATransposedInputOfAReductionIsCopiedFirst) {
+  support::EnsureRuntime();
+  ThreadCountGuard guard;
+  aclcpu::SetKernelThreadCount(2);
+  const Shape shape{301, 150};  // 45150 elements: over the 24K of a parallel copy
+  for (aclDataType dtype : kDtypes) {
+    for (Layout self_layout : {Layout::kContiguous, Layout::kTransposed}) {
+      for (int reduction : {1, 2}) {
+        SCOPED_TRACE(std::string(DtypeName(dtype)) + " self " + support::LayoutName(self_layout) + " reduction " +
+                     std::to_string(reduction));
+        DeviceTensor self(dtype, shape, self_layout), target(dtype, shape, Layout::kContiguous);
+        DeviceTensor out(dtype, {}, Layout::kContiguous);
+        std::mt19937 rng(7);
+        self.Write(support::RandomBits(dtype, self.numel(), ValueClass::kNormal, rng));
+        target.Write(support::RandomBits(dtype, target.numel(), ValueClass::kNormal, rng));
+        const golden::Tensor expected = golden::MseLoss(self.ToGoldenTensor(), target.ToGoldenTensor(), reduction,
+                                                        false, support::ToGolden(dtype), golden::LossRoute());
+        uint64_t workspace_size = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_EQ(
+            aclnnMseLossGetWorkspaceSize(self.get(), target.get(), reduction, out.get(), &workspace_size, &executor),
+            ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        const uint64_t bytes = static_cast<uint64_t>(self.numel()) * (dtype == ACL_FLOAT ? 4 : 2);
+        EXPECT_EQ(workspace_size, self_layout == Layout::kTransposed ? (bytes + 63) / 64 * 64 : 0);
+        void* workspace = nullptr;
+        if (workspace_size > 0) {
+          ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        }
+        ASSERT_EQ(aclnnMseLoss(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+        if (workspace != nullptr) aclrtFree(workspace);
+        EXPECT_EQ(support::CompareBits(support::ToGolden(dtype), expected.bits, out.Read()), "");
+      }
+    }
+  }
+}
+
 // ---- empty inputs --------------------------------------------------------------------------
 
 TEST(MseLossEmpty, WhatEachApiWritesForEachReduction) {

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "kernel/copy.h"
 #include "kernel/elementwise.h"
 #include "kernel/reduce.h"
 #include "kernel/shape.h"
@@ -279,8 +280,47 @@ TEST(Copy, StridedViewToContiguous) {
   for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<float>(i);
   aclcpu::kernel::TensorView view{aclcpu::kernel::DType::kFloat32, {3, 2}, {1, 5}, reinterpret_cast<char*>(&source[2])};
   std::vector<float> copy(6, -1.0f);
-  aclcpu::kernel::CopyToContiguous(view, reinterpret_cast<char*>(copy.data()));
+  aclcpu::kernel::InlineRunner runner;
+  const aclcpu::kernel::CopyPlan plan = aclcpu::kernel::PlanCopyToContiguous(view, aclcpu::kernel::Platform{});
+  aclcpu::kernel::RunCopy(plan, view.data, reinterpret_cast<char*>(copy.data()), runner);
   EXPECT_EQ(copy, (std::vector<float>{2, 7, 3, 8, 4, 9}));
+}
+
+// A transposed view (rows of 16-bit elements, larger than a block, odd edges) is copied in blocks,
+// on one thread or split over two.
+TEST(Copy, TransposedViewInBlocks) {
+  constexpr int64_t kRows = 150, kCols = 301;  // the view's shape; stored column-major
+  std::vector<uint16_t> source(kRows * kCols);
+  for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<uint16_t>(i * 7 + 3);
+  aclcpu::kernel::TensorView view{
+      aclcpu::kernel::DType::kFloat16, {kRows, kCols}, {1, kRows}, reinterpret_cast<char*>(source.data())};
+  EXPECT_TRUE(aclcpu::kernel::ReadsAcrossMemory(view));
+  for (int threads : {1, 2}) {
+    const aclcpu::kernel::CopyPlan plan =
+        aclcpu::kernel::PlanCopyToContiguous(view, aclcpu::kernel::Platform{threads, 1 << 20, 32 << 20});
+    EXPECT_GE(plan.plan.block_dim, 0) << "blocked tiles";
+    std::vector<uint16_t> copy(source.size(), 0xffff);
+    aclcpu::kernel::InlineRunner runner;
+    aclcpu::kernel::RunCopy(plan, view.data, reinterpret_cast<char*>(copy.data()), runner);
+    for (int64_t r = 0; r < kRows; ++r) {
+      for (int64_t c = 0; c < kCols; ++c) ASSERT_EQ(copy[r * kCols + c], source[c * kRows + r]) << r << "," << c;
+    }
+  }
+}
+
+TEST(Copy, WhichViewsAreReadAcrossTheirMemory) {
+  using aclcpu::kernel::ReadsAcrossMemory;
+  using aclcpu::kernel::TensorView;
+  const auto view = [](aclcpu::kernel::Shape shape, aclcpu::kernel::Shape strides) {
+    return TensorView{aclcpu::kernel::DType::kFloat32, shape, strides, nullptr};
+  };
+  EXPECT_FALSE(ReadsAcrossMemory(view({4, 5}, {5, 1})));        // contiguous
+  EXPECT_TRUE(ReadsAcrossMemory(view({4, 5}, {1, 4})));         // transposed
+  EXPECT_TRUE(ReadsAcrossMemory(view({4, 5, 1}, {1, 4, 20})));  // transposed, a trailing 1
+  EXPECT_FALSE(ReadsAcrossMemory(view({4, 5}, {1, 0})));        // a column repeated along rows
+  EXPECT_FALSE(ReadsAcrossMemory(view({4, 5}, {10, 2})));       // every other element: no dim contiguous
+  EXPECT_FALSE(ReadsAcrossMemory(view({1, 5}, {1, 3})));        // the contiguous dim has one element
+  EXPECT_FALSE(ReadsAcrossMemory(view({}, {})));                // 0-d
 }
 
 // ---- the deterministic reduction ----

@@ -52,12 +52,14 @@ int64_t FirstElementBytes(const aclTensor& t) {
 
 void LaunchArgs::Stage(const std::vector<StagedInput>& staged) {
   for (const StagedInput& entry : staged) {
-    kernel::TensorView view = entry.view;
-    view.data = data(entry.param);
     char* copy = workspace(entry.workspace_offset);
-    kernel::CopyToContiguous(view, copy);
+    kernel::RunCopy(entry.copy, data(entry.param), copy, KernelThreadPool());
     data_[entry.param] = copy;
   }
+}
+
+kernel::Platform KernelPlatform() {
+  return kernel::Platform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
 }
 
 aclnnStatus PhaseOne::Fail(aclnnStatus code, const std::string& message) const {
@@ -233,11 +235,27 @@ std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int>
   for (int param : inputs) {
     kernel::TensorView* view = const_cast<kernel::TensorView*>(*view_of++);
     if (!Overlap(param, out) || SameElementAddresses(*view, View(out))) continue;  // out's view: only on overlap
-    const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(view->dtype));
-    staged.push_back(StagedInput{param, *view, ReserveWorkspace(bytes)});
-    view->strides = kernel::ContiguousStrides(view->shape);  // the kernel reads the copy
+    staged.push_back(StageInput(param, view));
   }
   return staged;
+}
+
+std::vector<StagedInput> PhaseOne::StageInputsReadAcross(std::initializer_list<int> inputs,
+                                                         std::initializer_list<kernel::TensorView*> views) {
+  std::vector<StagedInput> staged;
+  const kernel::TensorView* const* view_of = views.begin();
+  for (int param : inputs) {
+    kernel::TensorView* view = const_cast<kernel::TensorView*>(*view_of++);
+    if (kernel::ReadsAcrossMemory(*view)) staged.push_back(StageInput(param, view));
+  }
+  return staged;
+}
+
+StagedInput PhaseOne::StageInput(int param, kernel::TensorView* view) {
+  const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(view->dtype));
+  StagedInput entry{param, kernel::PlanCopyToContiguous(*view, KernelPlatform()), ReserveWorkspace(bytes)};
+  view->strides = kernel::ContiguousStrides(view->shape);  // the kernel reads the copy
+  return entry;
 }
 
 uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
+#include "kernel/copy.h"
 #include "kernel/dtype.h"
 #include "kernel/shape.h"
 #include "kernel/tensor_view.h"
@@ -34,9 +35,12 @@ struct TensorParam {
 // An input copied, at each launch, to a contiguous place in the workspace before the kernel runs.
 struct StagedInput {
   int param;
-  kernel::TensorView view;  // its data is the launch's
+  kernel::CopyPlan copy;
   uint64_t workspace_offset;
 };
+
+// The host's threads and caches, as the kernels planned now use them.
+kernel::Platform KernelPlatform();
 
 // What a launch sees: the workspace and each parameter's view data at this launch's addresses
 // (aclSetInputTensorAddr and its kin may have moved them since phase one), staged inputs already
@@ -127,6 +131,12 @@ class PhaseOne {
   // contiguous copy in the workspace. Their views in *views become contiguous (the copies').
   std::vector<StagedInput> StageAliasedInputs(std::initializer_list<int> inputs, int out,
                                               std::initializer_list<kernel::TensorView*> views);
+  // The inputs among `inputs` whose views a row-major walk reads across their memory (transposed:
+  // kernel::ReadsAcrossMemory), each given a contiguous copy in the workspace, made in blocks, as
+  // ops-nn's aclnn layer makes its inputs contiguous (l0op::Contiguous). For kernels that must
+  // read their values in row-major order (a reduction's); their views in *views become contiguous.
+  std::vector<StagedInput> StageInputsReadAcross(std::initializer_list<int> inputs,
+                                                 std::initializer_list<kernel::TensorView*> views);
   // Reserves bytes of workspace (64-byte aligned) and returns their offset.
   uint64_t ReserveWorkspace(uint64_t bytes);
   uint64_t workspace_size() const { return workspace_size_; }
@@ -146,6 +156,9 @@ class PhaseOne {
   aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
 
  private:
+  // A contiguous copy of input param in the workspace, planned; *view becomes the copy's.
+  StagedInput StageInput(int param, kernel::TensorView* view);
+
   const char* api_;
   const SocProfile* soc_ = nullptr;
   int count_ = 0;

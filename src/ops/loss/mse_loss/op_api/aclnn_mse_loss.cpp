@@ -102,13 +102,14 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   tiling_input.order =
       axis0 ? ReduceOrder::kFloat64 : KernelOrder(call.soc(), call.format(kSelf), call.format(kTarget));
   tiling_input.soc = SocFacts{call.soc().vector_cores, call.soc().ub_bytes};
-  tiling_input.platform = kernel::Platform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
+  tiling_input.platform = opapi::KernelPlatform();
   // An elementwise loss reads each input while out is written: inputs sharing bytes with out other
-  // than element for element are staged. A reduction writes out after reading (the tiling knows).
-  std::vector<opapi::StagedInput> staged;
-  if (none) {
-    staged = call.StageAliasedInputs({kSelf, kTarget}, kOut, {&tiling_input.predict, &tiling_input.label});
-  }
+  // than element for element are staged. A reduction writes out after reading (the tiling knows),
+  // but reads its values in row-major order, which fixes the sum: an input stored across that
+  // order (transposed) is copied contiguous first, in blocks, rather than read a line per element.
+  std::vector<opapi::StagedInput> staged =
+      none ? call.StageAliasedInputs({kSelf, kTarget}, kOut, {&tiling_input.predict, &tiling_input.label})
+           : call.StageInputsReadAcross({kSelf, kTarget}, {&tiling_input.predict, &tiling_input.label});
   TilingData tiling;
   std::string why;
   if (!ComputeTiling(tiling_input, &tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);

@@ -80,7 +80,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   tiling_input.store_dtype = out_view.dtype;
   tiling_input.reduction = attrs.reduction;
   tiling_input.cof_rule = KernelCofRule(call);
-  tiling_input.platform = TilingPlatform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
+  tiling_input.platform = opapi::KernelPlatform();
   const bool dout_is_scalar = kernel::Numel(tiling_input.dout.shape) == 1;  // read before out is written
   // Inputs sharing bytes with out other than element for element are staged (the tiling reads
   // their copies).
