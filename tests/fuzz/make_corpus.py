@@ -206,6 +206,27 @@ SEEDS = {
     + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
     + tensor([2, 1], buf=2)
     + tensor([], buf=3),
+    # A transposed self of a mean is copied contiguous first, its workspace a launch must be given
+    # in full ...
+    "valid_mse_loss_transposed_self_staged": header([(64, False), (128, False), (128, False), (64, False)],
+                                                    reduction=1, flags=16, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([4, 5], strides=[1, 4], buf=1)
+    + tensor([4, 5], buf=2)
+    + tensor([], buf=3),
+    # ... but not an empty one whose other dims are INT64_MAX / 3 (special 7), nor one that repeats
+    # its elements (stride 0): their copies would count bytes they do not have.
+    "valid_mse_loss_empty_transposed_huge_dims": header([(64, False)] * 4, reduction=2, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0, 0, 0], strides=[1, 1, 2], buf=1, raw_dims=dim(0) + bytes([0xE7, 0xE7]))
+    + tensor([1], buf=2)
+    + tensor([], buf=3),
+    "valid_mse_loss_broadcast_view_across_memory": header([(64, False), (128, False), (64, False), (64, False)],
+                                                          reduction=1, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([3, 4, 5], strides=[1, 0, 3], buf=1)
+    + tensor([5], buf=2)
+    + tensor([], buf=3),
     "invalid_mse_loss_mean_out_not_0d": header([(128, False)] * 4, reduction=1, op=MSE_LOSS)
     + tensor([1], buf=0)
     + tensor([4, 5], buf=1)

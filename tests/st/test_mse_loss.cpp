@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
@@ -859,6 +860,45 @@ TEST(MseLossWorkspace, ATransposedInputOfAReductionIsCopiedFirst) {
         if (workspace != nullptr) aclrtFree(workspace);
         EXPECT_EQ(support::CompareBits(support::ToGolden(dtype), expected.bits, out.Read()), "");
       }
+    }
+  }
+}
+
+// Views whose elements have no bytes of their own are read as they are, never copied: an empty
+// one (its other dims may be INT64_MAX / 3) and one repeating its elements along a dim (stride 0).
+TEST(MseLossWorkspace, ViewsWithoutBytesOfTheirOwnAreNotCopied) {
+  support::EnsureRuntime();
+  void* storage = nullptr;
+  ASSERT_EQ(aclrtMalloc(&storage, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::unique_ptr<void, aclError (*)(void*)> owner(storage, aclrtFree);
+  constexpr int64_t kHuge = INT64_MAX / 3;
+  struct View {
+    Shape dims, strides, target;
+  };
+  for (const View& v : {View{{0, kHuge, kHuge}, {1, 1, 2}, {1}}, View{{3, 4, 5}, {1, 0, 3}, {5}}}) {
+    SCOPED_TRACE("self " + Describe(v.dims) + " strides " + Describe(v.strides));
+    DeviceTensor self(ACL_FLOAT, v.dims, v.strides, 0, {15}, storage);
+    DeviceTensor target(ACL_FLOAT, v.target, Layout::kContiguous), out(ACL_FLOAT, {}, Layout::kContiguous);
+    const bool empty = v.dims[0] == 0;
+    if (!empty) {
+      std::mt19937 rng(3);
+      self.Write(support::RandomBits(ACL_FLOAT, self.numel(), ValueClass::kNormal, rng));
+      target.Write(support::RandomBits(ACL_FLOAT, target.numel(), ValueClass::kNormal, rng));
+    }
+    uint64_t workspace_size = 7;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnMseLossGetWorkspaceSize(self.get(), target.get(), 1, out.get(), &workspace_size, &executor),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(workspace_size, 0u);
+    ASSERT_EQ(aclnnMseLoss(nullptr, 0, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    if (empty) {
+      EXPECT_TRUE(std::isnan(golden::Widen(golden::Dtype::kFloat32, out.Read()[0])));  // the mean of nothing
+    } else {
+      const golden::Tensor expected = golden::MseLoss(self.ToGoldenTensor(), target.ToGoldenTensor(), 1, false,
+                                                      golden::Dtype::kFloat32, golden::LossRoute());
+      EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, expected.bits, out.Read()), "");
     }
   }
 }

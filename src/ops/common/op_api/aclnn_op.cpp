@@ -246,7 +246,17 @@ std::vector<StagedInput> PhaseOne::StageInputsReadAcross(std::initializer_list<i
   const kernel::TensorView* const* view_of = views.begin();
   for (int param : inputs) {
     kernel::TensorView* view = const_cast<kernel::TensorView*>(*view_of++);
-    if (kernel::ReadsAcrossMemory(*view)) staged.push_back(StageInput(param, view));
+    // Only views whose elements each have bytes of their own: a copy no larger than the bytes the
+    // view spans (an empty view, a broadcast one -- stride 0 -- or one overlapping itself is read
+    // as it is).
+    int64_t numel = 0, bytes = 0;
+    if (!kernel::CheckedNumel(view->shape, &numel) ||
+        !kernel::CheckedMul(numel, kernel::ElementSize(view->dtype), &bytes)) {
+      continue;  // a broadcast of more bytes than int64 counts
+    }
+    const uint64_t span = spans_[param].end - spans_[param].begin;
+    if (bytes == 0 || static_cast<uint64_t>(bytes) > span || !kernel::ReadsAcrossMemory(*view)) continue;
+    staged.push_back(StageInput(param, view));
   }
   return staged;
 }

@@ -132,7 +132,8 @@ class PhaseOne {
   std::vector<StagedInput> StageAliasedInputs(std::initializer_list<int> inputs, int out,
                                               std::initializer_list<kernel::TensorView*> views);
   // The inputs among `inputs` whose views a row-major walk reads across their memory (transposed:
-  // kernel::ReadsAcrossMemory), each given a contiguous copy in the workspace, made in blocks, as
+  // kernel::ReadsAcrossMemory) and whose elements each have bytes of their own (not empty, broadcast
+  // or overlapping itself), each given a contiguous copy in the workspace, made in blocks, as
   // ops-nn's aclnn layer makes its inputs contiguous (l0op::Contiguous). For kernels that must
   // read their values in row-major order (a reduction's); their views in *views become contiguous.
   std::vector<StagedInput> StageInputsReadAcross(std::initializer_list<int> inputs,
