@@ -60,6 +60,19 @@ void OrderDimsByMemory(ElementwisePlan* plan, int rank) {
   }
 }
 
+// Whether the operand has the output's shape and row-major contiguous strides (dims of size 1 may
+// have any stride): then every operand steps one element at a time through the whole output.
+bool ContiguousLikeOutput(const Shape& out_shape, const OperandLayout& operand) {
+  if (operand.shape != out_shape) return false;
+  int64_t expected = 1;  // cannot overflow: the output's elements are counted in int64
+  for (size_t d = out_shape.size(); d-- > 0;) {
+    if (out_shape[d] == 1) continue;
+    if (operand.strides[d] != expected) return false;
+    expected *= out_shape[d];
+  }
+  return true;
+}
+
 }  // namespace
 
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,
@@ -91,6 +104,18 @@ bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int 
   result.num_operands = count;
   result.numel = Numel(out_shape);
   for (int i = 0; i < count; ++i) result.element_size[i] = operands[i].element_size;
+
+  // The common call, every operand contiguous and of the output's shape: one run, as the rules
+  // below would coalesce it, without their passes over dims and operands.
+  bool one_run = result.numel > 1;
+  for (int i = 0; i < count && one_run; ++i) one_run = ContiguousLikeOutput(out_shape, operands[i]);
+  if (one_run) {
+    result.rank = 1;
+    result.shape[0] = result.numel;
+    for (int i = 0; i < count; ++i) result.byte_strides[i][0] = operands[i].element_size;
+    SetTiles(&result, result.numel);
+    return true;
+  }
 
   // Align every operand to the output's dims; broadcast dims get stride 0; drop size-1 dims.
   int rank = 0;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -30,9 +31,12 @@ class Shape {
   Shape(size_t count, int64_t value) { assign(count, value); }
   Shape(const int64_t* first, const int64_t* last) { assign(first, last); }
   Shape(const std::vector<int64_t>& dims) { assign(dims.data(), dims.data() + dims.size()); }  // NOLINT: implicit
-  Shape(const Shape& other) { assign(other.begin(), other.end()); }
+  // Copies take the whole array: a fixed-size copy is a few vector moves, where a loop over the
+  // dims costs its setup on every one of the dozens of copies a call's planning makes.
+  Shape(const Shape& other) : size_(other.size_) { std::memcpy(dims_, other.dims_, sizeof dims_); }
   Shape& operator=(const Shape& other) {
-    if (this != &other) assign(other.begin(), other.end());
+    size_ = other.size_;
+    std::memcpy(dims_, other.dims_, sizeof dims_);
     return *this;
   }
 
@@ -62,7 +66,7 @@ class Shape {
   void assign(const int64_t* first, const int64_t* last) {
     const size_t count = static_cast<size_t>(last - first);
     Reserve(count);
-    for (size_t i = 0; i < count; ++i) dims_[i] = first[i];
+    if (count > 0) std::memcpy(dims_, first, count * sizeof(int64_t));
     size_ = count;
   }
   void resize(size_t count, int64_t value = 0) {
@@ -75,7 +79,7 @@ class Shape {
   static void Reserve(size_t count) {
     if (count > kCapacity) throw std::length_error("a shape of more than 16 dims");
   }
-  int64_t dims_[kCapacity];
+  int64_t dims_[kCapacity];  // [0, size_) set; copies take all (bytes, as memcpy may)
   size_t size_ = 0;
 };
 

@@ -20,6 +20,9 @@ namespace {
 
 // What an aclOpExecutor handle names.
 struct Executor {
+  // User-provided, so that making one (value-initialization, as std::allocate_shared does) does not
+  // first zero its 2 KiB launch closure: every member has its own initializer.
+  Executor() {}  // NOLINT(modernize-use-equals-default)
   LaunchSpec spec;
   std::atomic<bool> repeatable{false};
   std::atomic<bool> launching{false};  // a one-shot executor's launch has begun (it runs once)

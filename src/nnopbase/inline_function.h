@@ -17,7 +17,9 @@ class InlineFunction;
 template <typename R, typename... Args, size_t Capacity>
 class InlineFunction<R(Args...), Capacity> {
  public:
-  InlineFunction() = default;
+  // User-provided: a value-initialized InlineFunction leaves its storage unset (nothing reads it
+  // before Emplace) rather than zeroing Capacity bytes.
+  InlineFunction() {}  // NOLINT(modernize-use-equals-default)
 
   // Replaces the callable with a Stored made in place from args (no copy of it afterwards).
   template <typename Stored, typename... CtorArgs>

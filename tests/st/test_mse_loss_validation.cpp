@@ -360,6 +360,15 @@ TEST_F(MseLossValidation, SelfOverlappingOut) {
         }
       }
     }
+    // A dim of size 1 may have any stride: with the others row-major the view is contiguous.
+    const Shape unit_dims{2, 1, 3};
+    auto su = Make(unit_dims), tu = Make(unit_dims);
+    aclTensor* unit_out = Raw(unit_dims, {3, 99, 1}, 0, storage, ACL_FORMAT_ND, memory);
+    EXPECT_EQ(PhaseOne(api, su->get(), tu->get(), 0, unit_out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    aclTensor* unit_overlapping = Raw(unit_dims, {1, 99, 1}, 0, storage, ACL_FORMAT_ND, memory);
+    EXPECT_FAILS(PhaseOne(api, su->get(), tu->get(), 0, unit_overlapping), ACLNN_ERR_PARAM_INVALID,
+                 std::string(api.phase_one) + ": out view [2,1,3] with strides",
+                 "has elements that overlap each other");
     // An empty out cannot overlap itself, whatever its strides.
     const Shape empty{0, 3}, zero_strides{0, 0};
     aclTensor* empty_out = Raw(empty, zero_strides, 0, storage, ACL_FORMAT_ND, memory);

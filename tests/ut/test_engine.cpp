@@ -23,6 +23,7 @@ namespace {
 
 using aclcpu::kernel::BroadcastShapes;
 using aclcpu::kernel::ElementwisePlan;
+using aclcpu::kernel::kMaxOperands;
 using aclcpu::kernel::OperandLayout;
 using aclcpu::kernel::PlanElementwise;
 using aclcpu::kernel::Shape;
@@ -79,6 +80,38 @@ TEST(Plan, ContiguousOperandsCoalesceToOneDim) {
   EXPECT_EQ(plan.byte_strides[0][0], 4);
   EXPECT_EQ(plan.byte_strides[1][0], 2);
   EXPECT_EQ(plan.numel, 120);
+}
+
+TEST(Plan, OperandsContiguousLikeTheOutputTakeOneRunAsTheRulesWouldGiveIt) {
+  // Every operand of the output's shape and contiguous (a size-1 dim may have any stride): the
+  // planner's shortcut. The same operands with one of them a dim shorter take the general rules
+  // (alignment, order, coalescing); both plans must be the same.
+  const OperandLayout odd_unit_stride{2, {1, 4, 6}, {99, 6, 1}};
+  ElementwisePlan shortcut, general;
+  ASSERT_TRUE(
+      PlanElementwise({1, 4, 6}, {Contiguous({1, 4, 6}), odd_unit_stride, Contiguous({1, 4, 6}, 2)}, &shortcut));
+  ASSERT_TRUE(PlanElementwise({1, 4, 6}, {Contiguous({4, 6}), odd_unit_stride, Contiguous({1, 4, 6}, 2)}, &general));
+  for (const ElementwisePlan* plan : {&shortcut, &general}) {
+    EXPECT_EQ(plan->rank, 1);
+    EXPECT_EQ(plan->shape[0], 24);
+    EXPECT_EQ(plan->byte_strides[0][0], 4);
+    EXPECT_EQ(plan->byte_strides[1][0], 2);
+    EXPECT_EQ(plan->byte_strides[2][0], 2);
+  }
+  EXPECT_EQ(shortcut.num_operands, general.num_operands);
+  EXPECT_EQ(shortcut.numel, general.numel);
+  EXPECT_EQ(shortcut.tile_elems, general.tile_elems);
+  EXPECT_EQ(shortcut.num_tiles, general.num_tiles);
+  EXPECT_EQ(shortcut.block_dim, general.block_dim);
+  for (int i = 0; i < kMaxOperands; ++i) EXPECT_EQ(shortcut.element_size[i], general.element_size[i]);
+  EXPECT_EQ(shortcut.rank, general.rank);  // the dims past the rank mean nothing
+  for (int d = 0; d < shortcut.rank; ++d) {
+    EXPECT_EQ(shortcut.shape[d], general.shape[d]);
+    for (int i = 0; i < kMaxOperands; ++i) EXPECT_EQ(shortcut.byte_strides[i][d], general.byte_strides[i][d]);
+  }
+  // Not contiguous, or not of the output's shape: the general rules.
+  ASSERT_TRUE(PlanElementwise({4, 6}, {OperandLayout{4, {4, 6}, {12, 1}}, Contiguous({4, 6})}, &general));
+  EXPECT_EQ(general.rank, 2);
 }
 
 TEST(Plan, RowBroadcastKeepsTwoDimsWithZeroStride) {

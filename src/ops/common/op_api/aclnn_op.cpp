@@ -141,6 +141,11 @@ aclnnStatus PhaseOne::CheckFormats() const {
 }
 
 aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape* result) const {
+  const std::vector<int64_t>& first = shape(*params.begin());
+  if (std::all_of(params.begin(), params.end(), [&](int param) { return shape(param) == first; })) {
+    result->assign(first.data(), first.data() + first.size());  // one shape: its own broadcast
+    return ACLNN_SUCCESS;
+  }
   kernel::Shape shapes[kMaxParams];  // after CheckMaxRank: at most kernel::kMaxRank dims each
   const kernel::Shape* pointers[kMaxParams];
   size_t count = 0;
@@ -222,8 +227,8 @@ kernel::TensorView PhaseOne::View(int param) const {
   const aclTensor& t = tensor(param);
   kernel::TensorView view;
   view.dtype = dtype(param);
-  view.shape = t.view_dims;
-  view.strides = t.strides;
+  view.shape.assign(t.view_dims.data(), t.view_dims.data() + t.view_dims.size());
+  view.strides.assign(t.strides.data(), t.strides.data() + t.strides.size());
   view.data = static_cast<char*>(t.data) + FirstElementBytes(t);
   return view;
 }

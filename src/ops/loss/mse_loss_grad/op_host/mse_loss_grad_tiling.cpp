@@ -72,8 +72,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     *error = "MseLossGrad: reduction \"" + input.reduction + "\" is invalid; expected " + loss::kReductionNames;
     return false;
   }
-  TilingData& result = *data;  // filled in place (it is copied into the executor next)
-  result = TilingData();
+  TilingData& result = *data;  // every field set below, in place (it is copied into the executor next)
   result.dtype = dtype;
   result.store_dtype = input.store_dtype;
   result.dout_is_scalar = kernel::Numel(input.dout.shape) == 1;  // 0-d or one element
