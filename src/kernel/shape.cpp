@@ -60,6 +60,10 @@ bool CheckedNumel(const Shape& shape, int64_t* numel) { return CheckedNumelOf(sh
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 
 bool BroadcastShapes(const Shape* const* shapes, size_t count, Shape* result, std::string* why) {
+  if (count > 0 && std::all_of(shapes, shapes + count, [&](const Shape* shape) { return *shape == *shapes[0]; })) {
+    *result = *shapes[0];  // one shape: its own broadcast (the common call, without the rule's passes)
+    return true;
+  }
   size_t rank = 0;
   for (size_t i = 0; i < count; ++i) rank = std::max(rank, shapes[i]->size());
   Shape out(rank, 1);

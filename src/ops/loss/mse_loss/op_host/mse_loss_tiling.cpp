@@ -156,9 +156,12 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   const bool none = reduction == TilingReduction::kNone;
   key.reduce = none ? ReduceMode::kNone : (input.reduce_axis0 ? ReduceMode::kAxis0 : ReduceMode::kAll);
   key.round_losses = input.reduce_axis0;  // MseLossOut reduces the "none" loss tensor
-  TilingData& result = *data;             // filled in place (it is copied into the executor next)
-  result = TilingData();
+  // Filled in place, field by field (it is copied into the executor next): resetting the whole of
+  // it would copy every plan the variant can hold.
+  TilingData& result = *data;
   result.mean = reduction == TilingReduction::kMean;
+  result.threads = 1;
+  result.workspace_bytes = 0;
   kernel::Shape expected_y;  // all elements reduced: 0-d
   if (none) {
     expected_y = shape;
@@ -172,6 +175,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   }
   key.empty = kernel::Numel(shape) == 0;
   if (key.empty) {  // all elements reduced: NaN for mean, 0 for sum; otherwise nothing to write
+    result.plan.emplace<kernel::ElementwisePlan>();  // none to run
     result.tiling_key = key.Encode();
     return true;
   }
