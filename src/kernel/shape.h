@@ -31,14 +31,10 @@ class Shape {
   Shape(size_t count, int64_t value) { assign(count, value); }
   Shape(const int64_t* first, const int64_t* last) { assign(first, last); }
   Shape(const std::vector<int64_t>& dims) { assign(dims.data(), dims.data() + dims.size()); }  // NOLINT: implicit
-  // Copies take the whole array: a fixed-size copy is a few vector moves, where a loop over the
-  // dims costs its setup on every one of the dozens of copies a call's planning makes.
-  Shape(const Shape& other) : size_(other.size_) { std::memcpy(dims_, other.dims_, sizeof dims_); }
-  Shape& operator=(const Shape& other) {
-    size_ = other.size_;
-    std::memcpy(dims_, other.dims_, sizeof dims_);
-    return *this;
-  }
+  // Copies are the implicit ones: the whole array in a few vector moves, where a loop over the
+  // dims cost its vectorized setup on each of the dozens of copies a call's planning makes.
+  Shape(const Shape& other) = default;
+  Shape& operator=(const Shape& other) = default;
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -79,7 +75,7 @@ class Shape {
   static void Reserve(size_t count) {
     if (count > kCapacity) throw std::length_error("a shape of more than 16 dims");
   }
-  int64_t dims_[kCapacity];  // [0, size_) set; copies take all (bytes, as memcpy may)
+  int64_t dims_[kCapacity];  // [0, size_) set
   size_t size_ = 0;
 };
 
