@@ -292,29 +292,63 @@ void RunRange(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, c
     coord[d] = rest % plan.shape[d];
     rest /= plan.shape[d];
   }
-  char* ptrs[kMaxOperands];
+  // Each operand's byte offset from its base (the sequential one's from buffer), found once and
+  // then stepped as the coordinates advance.
+  char* operand_bases[kMaxOperands];
+  int64_t offsets[kMaxOperands];
   int64_t inner_strides[kMaxOperands];
-  for (int i = 0; i < count; ++i) inner_strides[i] = plan.byte_strides[i][rank - 1];
+  for (int i = 0; i < count; ++i) {
+    operand_bases[i] = i == sequential ? buffer : bases[i];
+    offsets[i] = 0;
+    inner_strides[i] = plan.byte_strides[i][rank - 1];
+    if (i == sequential) continue;
+    for (int d = 0; d < rank; ++d) offsets[i] += coord[d] * plan.byte_strides[i][d];
+  }
   if (sequential >= 0) inner_strides[sequential] = plan.element_size[sequential];
   const int64_t inner_size = plan.shape[rank - 1];
-  while (index < end) {
-    for (int i = 0; i < count; ++i) {
-      if (i == sequential) {
-        ptrs[i] = buffer + (index - begin) * plan.element_size[i];
-        continue;
+  // Whole rows of the inner dim run back to back along the next dim out (`outer`): a short row (a
+  // broadcast row of 128 elements is one) then costs a call and a step per operand.
+  const int outer = rank - 2;
+  int64_t row_steps[kMaxOperands] = {};
+  for (int i = 0; i < count && outer >= 0; ++i) {
+    row_steps[i] = i == sequential ? inner_size * plan.element_size[i] : plan.byte_strides[i][outer];
+  }
+  // Dims from d inward that reached their size go back to 0 while the next outer one steps (the
+  // sequential operand only ever steps forward).
+  auto carry = [&](int d) {
+    for (; d > 0 && coord[d] == plan.shape[d]; --d) {
+      coord[d] = 0;
+      ++coord[d - 1];
+      for (int i = 0; i < count; ++i) {
+        if (i != sequential) offsets[i] += plan.byte_strides[i][d - 1] - plan.shape[d] * plan.byte_strides[i][d];
       }
-      int64_t offset = 0;
-      for (int d = 0; d < rank; ++d) offset += coord[d] * plan.byte_strides[i][d];
-      ptrs[i] = bases[i] + offset;
+    }
+  };
+  char* ptrs[kMaxOperands];
+  for (;;) {
+    for (int i = 0; i < count; ++i) ptrs[i] = operand_bases[i] + offsets[i];
+    const int64_t rows =
+        outer >= 0 && coord[rank - 1] == 0 ? std::min((end - index) / inner_size, plan.shape[outer] - coord[outer]) : 0;
+    if (rows > 1) {
+      for (int64_t row = 0;;) {
+        loop(context, inner_size, ptrs, inner_strides);
+        if (++row == rows) break;
+        for (int i = 0; i < count; ++i) ptrs[i] += row_steps[i];
+      }
+      index += rows * inner_size;
+      if (index >= end) return;
+      for (int i = 0; i < count; ++i) offsets[i] += rows * row_steps[i];
+      coord[outer] += rows;
+      carry(outer);
+      continue;
     }
     const int64_t n = std::min(end - index, inner_size - coord[rank - 1]);
     loop(context, n, ptrs, inner_strides);
     index += n;
+    if (index >= end) return;
+    for (int i = 0; i < count; ++i) offsets[i] += n * inner_strides[i];
     coord[rank - 1] += n;
-    for (int d = rank - 1; d > 0 && coord[d] == plan.shape[d]; --d) {
-      coord[d] = 0;
-      ++coord[d - 1];
-    }
+    carry(rank - 1);
   }
 }
 
