@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "transpose.h"
+
 namespace aclcpu {
 namespace kernel {
 
@@ -189,29 +191,32 @@ int64_t BlockedTileCount(const ElementwisePlan& plan) {
   return count;
 }
 
-// Copies a rows x cols block of `size`-byte elements into buffer (row-major), reading each column
-// along row_step, the source's contiguous direction.
-template <int kSize>
+// Copies a rows x cols block of T into buffer (row-major), reading each column
+// along row_step, the source's contiguous direction when it is the element size.
+template <typename T>
 void StageBlock(const char* source, int64_t row_step, int64_t column_step, int64_t rows, int64_t cols, char* buffer) {
-  // Columns lie far apart (a stride the hardware prefetchers do not follow): ask for the lines of
-  // a column a few columns ahead while this one is copied.
-  constexpr int64_t kAhead = 8;
-  const int64_t column_bytes = (rows - 1) * row_step + kSize;
+  constexpr int64_t kSize = sizeof(T);
+  if (row_step == kSize) {  // the source's columns are contiguous: a transpose, in SIMD tiles
+    TransposeMatrix(kSize, source, column_step, cols, rows, buffer, cols * kSize);
+    return;
+  }
   for (int64_t c = 0; c < cols; ++c) {
-    if (c + kAhead < cols) {
-      const char* ahead = source + (c + kAhead) * column_step;
-      for (int64_t offset = 0; offset < column_bytes; offset += 64) __builtin_prefetch(ahead + offset);
-    }
     const char* column = source + c * column_step;
     for (int64_t r = 0; r < rows; ++r) std::memcpy(buffer + (r * cols + c) * kSize, column + r * row_step, kSize);
   }
 }
 
-// Copies a rows x cols block of `size`-byte elements out of buffer (row-major) to its place,
-// writing each column along row_step, the destination's contiguous direction.
-template <int kSize>
+// Copies a rows x cols block of T out of buffer (row-major) to its place,
+// writing each column along row_step, the destination's contiguous direction when it is the
+// element size.
+template <typename T>
 void UnstageBlock(const char* buffer, int64_t rows, int64_t cols, int64_t row_step, int64_t column_step,
                   char* destination) {
+  constexpr int64_t kSize = sizeof(T);
+  if (row_step == kSize) {
+    TransposeMatrix(kSize, buffer, cols * kSize, rows, cols, destination, column_step);
+    return;
+  }
   for (int64_t c = 0; c < cols; ++c) {
     char* column = destination + c * column_step;
     for (int64_t r = 0; r < rows; ++r) std::memcpy(column + r * row_step, buffer + (r * cols + c) * kSize, kSize);
@@ -403,9 +408,9 @@ void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop 
       if (i == out) {
         out_place = block_base[i];
       } else if (plan.element_size[i] == 4) {
-        StageBlock<4>(block_base[i], row_step, column_step, rows, cols, buffer);
+        StageBlock<uint32_t>(block_base[i], row_step, column_step, rows, cols, buffer);
       } else {
-        StageBlock<2>(block_base[i], row_step, column_step, rows, cols, buffer);
+        StageBlock<uint16_t>(block_base[i], row_step, column_step, rows, cols, buffer);
       }
       block_base[i] = buffer;
     }
@@ -421,9 +426,9 @@ void RunBlockedTiles(const ElementwisePlan& plan, char* const* bases, InnerLoop 
       const int64_t row_step = plan.byte_strides[out][plan.block_dim];
       const int64_t column_step = plan.byte_strides[out][inner];
       if (plan.element_size[out] == 4) {
-        UnstageBlock<4>(block_base[out], rows, cols, row_step, column_step, out_place);
+        UnstageBlock<uint32_t>(block_base[out], rows, cols, row_step, column_step, out_place);
       } else {
-        UnstageBlock<2>(block_base[out], rows, cols, row_step, column_step, out_place);
+        UnstageBlock<uint16_t>(block_base[out], rows, cols, row_step, column_step, out_place);
       }
     }
   }

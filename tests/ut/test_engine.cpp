@@ -18,6 +18,7 @@
 #include "kernel/reduce.h"
 #include "kernel/shape.h"
 #include "kernel/tensor_view.h"
+#include "kernel/transpose.h"
 
 namespace {
 
@@ -337,6 +338,35 @@ TEST(Copy, TransposedViewInBlocks) {
     aclcpu::kernel::RunCopy(plan, view.data, reinterpret_cast<char*>(copy.data()), runner);
     for (int64_t r = 0; r < kRows; ++r) {
       for (int64_t c = 0; c < kCols; ++c) ASSERT_EQ(copy[r * kCols + c], source[c * kRows + r]) << r << "," << c;
+    }
+  }
+}
+
+// The staging's transposes (SIMD tiles of 4 x 4 and 8 x 8, the edges element by element): every
+// element lands in its place with its bits, and the padding between rows is never written.
+TEST(Transpose, EveryShapeAroundTheTilesWithPaddedRows) {
+  for (int size : {2, 4}) {
+    for (int64_t rows : {1, 3, 4, 5, 8, 9, 16, 17}) {
+      for (int64_t cols : {1, 2, 4, 7, 8, 12, 16, 19}) {
+        const int64_t src_pitch = cols * size + 6, dst_pitch = rows * size + 10;  // padded rows
+        std::vector<unsigned char> src(static_cast<size_t>(rows * src_pitch));
+        for (size_t k = 0; k < src.size(); ++k) src[k] = static_cast<unsigned char>(k * 37 + 11);
+        std::vector<unsigned char> dst(static_cast<size_t>(cols * dst_pitch), 0xa5);
+        aclcpu::kernel::TransposeMatrix(size, reinterpret_cast<const char*>(src.data()), src_pitch, rows, cols,
+                                        reinterpret_cast<char*>(dst.data()), dst_pitch);
+        for (int64_t j = 0; j < cols; ++j) {
+          for (int64_t k = 0; k < dst_pitch; ++k) {
+            const unsigned char got = dst[static_cast<size_t>(j * dst_pitch + k)];
+            if (k >= rows * size) {
+              ASSERT_EQ(got, 0xa5) << "padding written: size " << size << ", " << rows << " x " << cols;
+              continue;
+            }
+            const int64_t i = k / size, byte = k % size;
+            ASSERT_EQ(got, src[static_cast<size_t>(i * src_pitch + j * size + byte)])
+                << "size " << size << ", " << rows << " x " << cols << ", element (" << i << ", " << j << ")";
+          }
+        }
+      }
     }
   }
 }
