@@ -191,8 +191,8 @@ int64_t BlockedTileCount(const ElementwisePlan& plan) {
   return count;
 }
 
-// Copies a rows x cols block of T into buffer (row-major), reading each column
-// along row_step, the source's contiguous direction when it is the element size.
+// Copies a rows x cols block of T into buffer (row-major), reading each column along row_step,
+// the source's contiguous direction when it is the element size.
 template <typename T>
 void StageBlock(const char* source, int64_t row_step, int64_t column_step, int64_t rows, int64_t cols, char* buffer) {
   constexpr int64_t kSize = sizeof(T);
@@ -200,23 +200,29 @@ void StageBlock(const char* source, int64_t row_step, int64_t column_step, int64
     TransposeMatrix(kSize, source, column_step, cols, rows, buffer, cols * kSize);
     return;
   }
+  // Columns lie far apart (a stride the hardware prefetchers do not follow): ask for the lines of
+  // a column a few columns ahead while this one is copied.
+  constexpr int64_t kAhead = 8;
+  const int64_t column_bytes = (rows - 1) * row_step + kSize;
   for (int64_t c = 0; c < cols; ++c) {
+    if (c + kAhead < cols) {
+      const char* ahead = source + (c + kAhead) * column_step;
+      for (int64_t offset = 0; offset < column_bytes; offset += 64) __builtin_prefetch(ahead + offset);
+    }
     const char* column = source + c * column_step;
     for (int64_t r = 0; r < rows; ++r) std::memcpy(buffer + (r * cols + c) * kSize, column + r * row_step, kSize);
   }
 }
 
-// Copies a rows x cols block of T out of buffer (row-major) to its place,
-// writing each column along row_step, the destination's contiguous direction when it is the
-// element size.
+// Copies a rows x cols block of T out of buffer (row-major) to its place, writing each column
+// along row_step, the destination's contiguous direction: element by element, each column's cache
+// lines written whole before the next. (TransposeMatrix's tiles here were measured slower for
+// FLOAT -- 16K 8.6 -> 12.3 us, 1M 0.6 -> 2.0 ms: the destination's columns lie a power of two
+// apart and its lines were written a sliver at a time.)
 template <typename T>
 void UnstageBlock(const char* buffer, int64_t rows, int64_t cols, int64_t row_step, int64_t column_step,
                   char* destination) {
   constexpr int64_t kSize = sizeof(T);
-  if (row_step == kSize) {
-    TransposeMatrix(kSize, buffer, cols * kSize, rows, cols, destination, column_step);
-    return;
-  }
   for (int64_t c = 0; c < cols; ++c) {
     char* column = destination + c * column_step;
     for (int64_t r = 0; r < rows; ++r) std::memcpy(column + r * row_step, buffer + (r * cols + c) * kSize, kSize);

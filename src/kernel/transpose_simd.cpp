@@ -18,8 +18,7 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Source rows far apart (a stride the hardware prefetchers do not follow) are asked for this many
-// rows ahead.
+// Source rows are asked for this many rows ahead.
 constexpr int64_t kAhead = 8;
 
 template <typename T>
@@ -32,10 +31,22 @@ void TransposeElements(const char* src, int64_t src_pitch, int64_t i0, int64_t i
   }
 }
 
-void PrefetchRows(const char* src, int64_t src_pitch, int64_t first, int64_t end, int64_t row_bytes) {
-  for (int64_t i = first; i < end; ++i) {
-    for (int64_t offset = 0; offset < row_bytes; offset += 64) hwy::Prefetch(src + i * src_pitch + offset);
+// Runs tile(i, j) over the matrix's full kTile x kTile tiles, a strip of source rows at a time (each
+// row read whole; the rows a few strips ahead asked for meanwhile: source rows lie far apart, a
+// stride the hardware prefetchers do not follow), then its edges element by element.
+template <typename T, int64_t kTile, class Tile>
+void ForTiles(const char* src, int64_t src_pitch, int64_t rows, int64_t cols, char* dst, int64_t dst_pitch,
+              const Tile& tile) {
+  const int64_t full_rows = rows / kTile * kTile, full_cols = cols / kTile * kTile;
+  const int64_t row_bytes = cols * static_cast<int64_t>(sizeof(T));
+  for (int64_t i = 0; i < full_rows; i += kTile) {
+    for (int64_t ahead = i + kAhead; ahead < std::min(i + kAhead + kTile, rows); ++ahead) {
+      for (int64_t offset = 0; offset < row_bytes; offset += 64) hwy::Prefetch(src + ahead * src_pitch + offset);
+    }
+    for (int64_t j = 0; j < full_cols; j += kTile) tile(i, j);
   }
+  TransposeElements<T>(src, src_pitch, 0, full_rows, full_cols, cols, dst, dst_pitch);
+  TransposeElements<T>(src, src_pitch, full_rows, rows, 0, cols, dst, dst_pitch);
 }
 
 #if HWY_TARGET != HWY_SCALAR  // (no 128-bit vectors there: element by element)
@@ -54,24 +65,17 @@ void Transpose32(const char* src, int64_t src_pitch, int64_t rows, int64_t cols,
   using V = hn::Vec<decltype(d)>;
   auto row = [&](int64_t i, int64_t j) { return reinterpret_cast<const uint32_t*>(src + i * src_pitch) + j; };
   auto column = [&](int64_t j, int64_t i) { return reinterpret_cast<uint32_t*>(dst + j * dst_pitch) + i; };
-  int64_t i = 0;
-  for (; i + 4 <= rows; i += 4) {
-    PrefetchRows(src, src_pitch, i + kAhead, std::min(i + kAhead + 4, rows), cols * 4);
-    int64_t j = 0;
-    for (; j + 4 <= cols; j += 4) {
-      V t0, t1, t2, t3, c0, c1, c2, c3;
-      Interleave<uint32_t>(d, hn::LoadU(d, row(i, j)), hn::LoadU(d, row(i + 1, j)), &t0, &t1);
-      Interleave<uint32_t>(d, hn::LoadU(d, row(i + 2, j)), hn::LoadU(d, row(i + 3, j)), &t2, &t3);
-      Interleave<uint64_t>(d, t0, t2, &c0, &c1);  // columns j, j + 1
-      Interleave<uint64_t>(d, t1, t3, &c2, &c3);  // columns j + 2, j + 3
-      hn::StoreU(c0, d, column(j, i));
-      hn::StoreU(c1, d, column(j + 1, i));
-      hn::StoreU(c2, d, column(j + 2, i));
-      hn::StoreU(c3, d, column(j + 3, i));
-    }
-    TransposeElements<uint32_t>(src, src_pitch, i, i + 4, j, cols, dst, dst_pitch);
-  }
-  TransposeElements<uint32_t>(src, src_pitch, i, rows, 0, cols, dst, dst_pitch);
+  ForTiles<uint32_t, 4>(src, src_pitch, rows, cols, dst, dst_pitch, [&](int64_t i, int64_t j) {
+    V t0, t1, t2, t3, c0, c1, c2, c3;
+    Interleave<uint32_t>(d, hn::LoadU(d, row(i, j)), hn::LoadU(d, row(i + 1, j)), &t0, &t1);
+    Interleave<uint32_t>(d, hn::LoadU(d, row(i + 2, j)), hn::LoadU(d, row(i + 3, j)), &t2, &t3);
+    Interleave<uint64_t>(d, t0, t2, &c0, &c1);  // columns j, j + 1
+    Interleave<uint64_t>(d, t1, t3, &c2, &c3);  // columns j + 2, j + 3
+    hn::StoreU(c0, d, column(j, i));
+    hn::StoreU(c1, d, column(j + 1, i));
+    hn::StoreU(c2, d, column(j + 2, i));
+    hn::StoreU(c3, d, column(j + 3, i));
+  });
 }
 
 void Transpose16(const char* src, int64_t src_pitch, int64_t rows, int64_t cols, char* dst, int64_t dst_pitch) {
@@ -79,38 +83,30 @@ void Transpose16(const char* src, int64_t src_pitch, int64_t rows, int64_t cols,
   using V = hn::Vec<decltype(d)>;
   auto row = [&](int64_t i, int64_t j) { return reinterpret_cast<const uint16_t*>(src + i * src_pitch) + j; };
   auto column = [&](int64_t j, int64_t i) { return reinterpret_cast<uint16_t*>(dst + j * dst_pitch) + i; };
-  int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
-    PrefetchRows(src, src_pitch, i + kAhead, std::min(i + kAhead + 8, rows), cols * 2);
-    int64_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-      V a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7;
-      // Rows in pairs of 16-bit lanes, then pairs of 32-bit, then of 64-bit: columns.
-      Interleave<uint16_t>(d, hn::LoadU(d, row(i, j)), hn::LoadU(d, row(i + 1, j)), &a0, &a1);
-      Interleave<uint16_t>(d, hn::LoadU(d, row(i + 2, j)), hn::LoadU(d, row(i + 3, j)), &a2, &a3);
-      Interleave<uint16_t>(d, hn::LoadU(d, row(i + 4, j)), hn::LoadU(d, row(i + 5, j)), &a4, &a5);
-      Interleave<uint16_t>(d, hn::LoadU(d, row(i + 6, j)), hn::LoadU(d, row(i + 7, j)), &a6, &a7);
-      Interleave<uint32_t>(d, a0, a2, &b0, &b1);  // rows i..i+3 of columns j, j + 1 | j + 2, j + 3
-      Interleave<uint32_t>(d, a1, a3, &b2, &b3);  // ... of columns j + 4, j + 5 | j + 6, j + 7
-      Interleave<uint32_t>(d, a4, a6, &b4, &b5);  // rows i+4..i+7, the same columns
-      Interleave<uint32_t>(d, a5, a7, &b6, &b7);
-      V c0, c1, c2, c3, c4, c5, c6, c7;
-      Interleave<uint64_t>(d, b0, b4, &c0, &c1);
-      Interleave<uint64_t>(d, b1, b5, &c2, &c3);
-      Interleave<uint64_t>(d, b2, b6, &c4, &c5);
-      Interleave<uint64_t>(d, b3, b7, &c6, &c7);
-      hn::StoreU(c0, d, column(j, i));
-      hn::StoreU(c1, d, column(j + 1, i));
-      hn::StoreU(c2, d, column(j + 2, i));
-      hn::StoreU(c3, d, column(j + 3, i));
-      hn::StoreU(c4, d, column(j + 4, i));
-      hn::StoreU(c5, d, column(j + 5, i));
-      hn::StoreU(c6, d, column(j + 6, i));
-      hn::StoreU(c7, d, column(j + 7, i));
-    }
-    TransposeElements<uint16_t>(src, src_pitch, i, i + 8, j, cols, dst, dst_pitch);
-  }
-  TransposeElements<uint16_t>(src, src_pitch, i, rows, 0, cols, dst, dst_pitch);
+  ForTiles<uint16_t, 8>(src, src_pitch, rows, cols, dst, dst_pitch, [&](int64_t i, int64_t j) {
+    V a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7, c0, c1, c2, c3, c4, c5, c6, c7;
+    // Rows in pairs of 16-bit lanes, then pairs of 32-bit, then of 64-bit: columns.
+    Interleave<uint16_t>(d, hn::LoadU(d, row(i, j)), hn::LoadU(d, row(i + 1, j)), &a0, &a1);
+    Interleave<uint16_t>(d, hn::LoadU(d, row(i + 2, j)), hn::LoadU(d, row(i + 3, j)), &a2, &a3);
+    Interleave<uint16_t>(d, hn::LoadU(d, row(i + 4, j)), hn::LoadU(d, row(i + 5, j)), &a4, &a5);
+    Interleave<uint16_t>(d, hn::LoadU(d, row(i + 6, j)), hn::LoadU(d, row(i + 7, j)), &a6, &a7);
+    Interleave<uint32_t>(d, a0, a2, &b0, &b1);  // rows i..i+3 of columns j, j + 1 | j + 2, j + 3
+    Interleave<uint32_t>(d, a1, a3, &b2, &b3);  // ... of columns j + 4, j + 5 | j + 6, j + 7
+    Interleave<uint32_t>(d, a4, a6, &b4, &b5);  // rows i+4..i+7, the same columns
+    Interleave<uint32_t>(d, a5, a7, &b6, &b7);
+    Interleave<uint64_t>(d, b0, b4, &c0, &c1);
+    Interleave<uint64_t>(d, b1, b5, &c2, &c3);
+    Interleave<uint64_t>(d, b2, b6, &c4, &c5);
+    Interleave<uint64_t>(d, b3, b7, &c6, &c7);
+    hn::StoreU(c0, d, column(j, i));
+    hn::StoreU(c1, d, column(j + 1, i));
+    hn::StoreU(c2, d, column(j + 2, i));
+    hn::StoreU(c3, d, column(j + 3, i));
+    hn::StoreU(c4, d, column(j + 4, i));
+    hn::StoreU(c5, d, column(j + 5, i));
+    hn::StoreU(c6, d, column(j + 6, i));
+    hn::StoreU(c7, d, column(j + 7, i));
+  });
 }
 
 #else
