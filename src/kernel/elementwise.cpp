@@ -62,17 +62,10 @@ void OrderDimsByMemory(ElementwisePlan* plan, int rank) {
   }
 }
 
-// Whether the operand has the output's shape and row-major contiguous strides (dims of size 1 may
-// have any stride): then every operand steps one element at a time through the whole output.
+// Whether the operand has the output's shape and row-major contiguous strides: then every operand
+// steps one element at a time through the whole output.
 bool ContiguousLikeOutput(const Shape& out_shape, const OperandLayout& operand) {
-  if (operand.shape != out_shape) return false;
-  int64_t expected = 1;  // cannot overflow: the output's elements are counted in int64
-  for (size_t d = out_shape.size(); d-- > 0;) {
-    if (out_shape[d] == 1) continue;
-    if (operand.strides[d] != expected) return false;
-    expected *= out_shape[d];
-  }
-  return true;
+  return operand.shape == out_shape && IsRowMajorContiguous(out_shape.data(), operand.strides.data(), out_shape.size());
 }
 
 }  // namespace

@@ -105,6 +105,18 @@ inline bool CheckedAdd(int64_t a, int64_t b, int64_t* sum) {
   return true;
 }
 
+// Whether strides (in elements) are the row-major contiguous ones of dims, a dim of size 1 taking
+// any stride. The dims' element count must fit int64 (the strides it compares against do).
+inline bool IsRowMajorContiguous(const int64_t* dims, const int64_t* strides, size_t rank) {
+  int64_t expected = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (dims[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= dims[d];
+  }
+  return true;
+}
+
 // Element count (1 for a 0-d shape); false on overflow. Dims must be non-negative.
 bool CheckedNumel(const Shape& shape, int64_t* numel);
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel);

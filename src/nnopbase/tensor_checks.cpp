@@ -213,15 +213,10 @@ aclnnStatus WriteToReadOnlyMemory(const char* api, const char* name, const void*
 }
 
 aclnnStatus CheckNoSelfOverlap(const char* api, const char* name, const aclTensor& tensor) {
-  // Row-major contiguous strides (any stride on a dim of size 1): each element its own place.
-  int64_t contiguous_stride = 1;  // the view's elements count in int64 (its memory check passed)
-  bool contiguous = true;
-  for (size_t i = tensor.view_dims.size(); i-- > 0 && contiguous;) {
-    if (tensor.view_dims[i] == 1) continue;
-    contiguous = tensor.strides[i] == contiguous_stride;
-    contiguous_stride *= tensor.view_dims[i];
+  // Row-major contiguous: each element its own place (the memory check passed: its count fits).
+  if (kernel::IsRowMajorContiguous(tensor.view_dims.data(), tensor.strides.data(), tensor.view_dims.size())) {
+    return ACLNN_SUCCESS;
   }
-  if (contiguous) return ACLNN_SUCCESS;
   // Dims that matter (size > 1), by increasing stride. A view without overlap has at most 63 of
   // them (each doubles the element count); more is an overlap, found below through stride 0 or
   // the exact test.

@@ -141,11 +141,6 @@ aclnnStatus PhaseOne::CheckFormats() const {
 }
 
 aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape* result) const {
-  const std::vector<int64_t>& first = shape(*params.begin());
-  if (std::all_of(params.begin(), params.end(), [&](int param) { return shape(param) == first; })) {
-    result->assign(first.data(), first.data() + first.size());  // one shape: its own broadcast
-    return ACLNN_SUCCESS;
-  }
   kernel::Shape shapes[kMaxParams];  // after CheckMaxRank: at most kernel::kMaxRank dims each
   const kernel::Shape* pointers[kMaxParams];
   size_t count = 0;
