@@ -354,7 +354,7 @@ int main(int argc, char** argv) {
   }
   int count = static_cast<int>(args.size());
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
-  const int all_threads = aclcpu::HostPlatform().threads;
+  const int all_threads = aclcpu::KernelThreadCount();  // before any SetKernelThreadCount
   const std::vector<int64_t> sizes = {int64_t{1} << 10, int64_t{1} << 14, int64_t{1} << 16, int64_t{1} << 20,
                                       int64_t{1} << 24};
   for (Op op : {Op::kBackward, Op::kForward}) {

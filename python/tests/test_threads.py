@@ -1,6 +1,10 @@
 """Calls from several Python threads at once: the GIL is released for the whole call, and the
 results are those of the same calls made one at a time."""
 
+import os
+import re
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -89,3 +93,25 @@ def test_threads_with_torch_tensors_and_errors():
                     raise AssertionError("reduction 9 was accepted")
 
     run_threads(6, work)
+
+
+def planned_threads(setup, env_extra=()):
+    """How many threads a 1M-element backward call plans in a fresh process after `setup` (Python
+    code), read from the phase-one line of the INFO log."""
+    code = ("import numpy as np, torch, aclnn_cpu\n" + setup + "\n"
+            "x = np.ones(1 << 20, np.float32)\n"
+            "aclnn_cpu.mse_loss_backward(np.ones((), np.float32), x, x, 'none')\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("ACLNN_CPU_NUM_THREADS", "OMP_NUM_THREADS")}
+    env.update(dict(env_extra), ASCEND_GLOBAL_LOG_LEVEL="1")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    found = re.findall(r"aclnnMseLossBackwardGetWorkspaceSize: .* on (\d+) threads", done.stderr)
+    assert found, done.stderr
+    return int(found[-1])
+
+
+def test_torch_set_num_threads_and_omp_num_threads_act_on_our_kernels():
+    assert planned_threads("torch.set_num_threads(1)") == 1
+    assert planned_threads("torch.set_num_threads(2)") == 2
+    assert planned_threads("", {"OMP_NUM_THREADS": "1"}) == 1
+    # ACLNN_CPU_NUM_THREADS overrides the process's OpenMP setting.
+    assert planned_threads("torch.set_num_threads(1)", {"ACLNN_CPU_NUM_THREADS": "2"}) == 2

@@ -122,7 +122,7 @@ constexpr int kMaxLaunchPins = LaunchSpec::kMaxArguments + 1;
 class LaunchTask final : public StreamTask {
  public:
   LaunchTask(std::shared_ptr<Executor> executor, void* workspace)
-      : executor_(std::move(executor)), workspace_(workspace) {}
+      : executor_(std::move(executor)), workspace_(workspace), threads_(KernelThreadCount()) {}
   LaunchTask(LaunchTask&&) = default;
 
   char** bases() { return bases_; }
@@ -137,6 +137,7 @@ class LaunchTask final : public StreamTask {
     const LaunchSpec& spec = executor_->spec;
     char* data[LaunchSpec::kMaxArguments];
     for (int k = 0; k < spec.argument_count; ++k) data[k] = bases_[k] + spec.arguments[k].first_element;
+    LaunchThreads threads(threads_);  // the queuing thread's setting, on whichever thread runs it
     spec.run(workspace_, data);
   }
   void Release() override {
@@ -149,6 +150,7 @@ class LaunchTask final : public StreamTask {
  private:
   std::shared_ptr<Executor> executor_;
   void* workspace_;
+  int threads_;  // KernelThreadCount() of the thread that queued the launch
   char* bases_[LaunchSpec::kMaxArguments] = {};
   MemoryPin pins_[kMaxLaunchPins];
   int pin_count_ = 0;

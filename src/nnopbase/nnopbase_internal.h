@@ -155,7 +155,7 @@ ACLCPU_API aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t
 
 // Facts about the host the tiling depends on.
 struct PlatformFacts {
-  int threads = 1;               // ACLNN_CPU_NUM_THREADS, or the CPUs this process may use
+  int threads = 0;               // ACLNN_CPU_NUM_THREADS (0: unset)
   int64_t l2_bytes = 1 << 20;    // per-core cache the tiles should fit
   int64_t llc_bytes = 32 << 20;  // last-level cache
 };
@@ -165,10 +165,26 @@ ACLCPU_API const PlatformFacts& HostPlatform();
 // a launch asks for; see platform.cpp).
 ACLCPU_API kernel::ParallelRunner& KernelThreadPool();
 
-// How many threads kernels planned from now on use: HostPlatform().threads unless set. Results do
-// not depend on it. (For benchmarks and tests; programs set ACLNN_CPU_NUM_THREADS.)
+// How many threads kernels planned or launched from this thread now use: SetKernelThreadCount's
+// count, else ACLNN_CPU_NUM_THREADS, else what OpenMP would give a parallel region of the calling
+// thread (omp_set_num_threads, OMP_NUM_THREADS, the CPUs the process may use), as PyTorch and the
+// BLAS libraries take it. Results do not depend on it.
 ACLCPU_API int KernelThreadCount();
+// For benchmarks and tests (0: no override); programs set ACLNN_CPU_NUM_THREADS or OpenMP's count.
 ACLCPU_API void SetKernelThreadCount(int threads);
+
+// While one is in scope on a thread, launches run there use at most `threads` threads: the count
+// of the thread that queued them, taken when it queued (KernelThreadCount there).
+class ACLCPU_API LaunchThreads {
+ public:
+  explicit LaunchThreads(int threads);
+  ~LaunchThreads();
+  LaunchThreads(const LaunchThreads&) = delete;
+  LaunchThreads& operator=(const LaunchThreads&) = delete;
+
+ private:
+  int saved_;
+};
 
 }  // namespace aclcpu
 

@@ -1,13 +1,11 @@
 // Platform facts (threads, caches) and the kernels' parallel runner on the process's OpenMP runtime.
 #include <omp.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "nnopbase_internal.h"
@@ -15,12 +13,7 @@
 namespace aclcpu {
 namespace {
 
-int AvailableCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
+thread_local int launch_threads = 0;  // while a launch runs here: its queuing thread's setting (0: none)
 
 int64_t CacheSize(int name, int64_t fallback) {
   const long value = sysconf(name);
@@ -29,7 +22,6 @@ int64_t CacheSize(int name, int64_t fallback) {
 
 PlatformFacts ReadPlatform() {
   PlatformFacts facts;
-  facts.threads = AvailableCpus();
   if (const char* text = std::getenv("ACLNN_CPU_NUM_THREADS")) {
     char* end = nullptr;
     const long value = std::strtol(text, &end, 10);
@@ -48,17 +40,19 @@ PlatformFacts ReadPlatform() {
 // numpy use in the same process (with GNU OpenMP, as Debian's libtorch links), not a second pool
 // competing with theirs for the cores. One parallel kernel at a time: a launch meanwhile (another
 // stream) runs its parts on its own thread, so our own launches never oversubscribe the cores. A
-// launch from inside a parallel region runs its parts there (OpenMP's default: no nesting).
+// launch from inside a parallel region runs its parts there (OpenMP's default: no nesting). A
+// launch runs on at most the threads its queuing thread's setting gave (LaunchThreads).
 class OpenMpRunner final : public kernel::ParallelRunner {
  public:
   void Run(int parts, kernel::PartFunction part, void* context) override {
+    const int threads = std::min(parts, launch_threads > 0 ? launch_threads : KernelThreadCount());
     bool idle = false;
-    if (parts <= 1 || omp_in_parallel() || !busy_.compare_exchange_strong(idle, true, std::memory_order_acquire)) {
+    if (threads <= 1 || omp_in_parallel() || !busy_.compare_exchange_strong(idle, true, std::memory_order_acquire)) {
       kernel::InlineRunner().Run(parts < 1 ? 1 : parts, part, context);
       return;
     }
     // One part per thread when the runtime gives `parts` threads; fewer threads take more parts.
-#pragma omp parallel for num_threads(parts) schedule(static, 1)
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int p = 0; p < parts; ++p) part(context, p, parts);
     busy_.store(false, std::memory_order_release);
   }
@@ -75,7 +69,7 @@ const PlatformFacts& HostPlatform() {
 }
 
 namespace {
-std::atomic<int> kernel_threads{0};  // 0: HostPlatform().threads
+std::atomic<int> kernel_threads{0};  // SetKernelThreadCount's (0: none)
 }  // namespace
 
 kernel::ParallelRunner& KernelThreadPool() {
@@ -85,8 +79,15 @@ kernel::ParallelRunner& KernelThreadPool() {
 
 int KernelThreadCount() {
   const int threads = kernel_threads.load(std::memory_order_relaxed);
-  return threads > 0 ? threads : HostPlatform().threads;
+  if (threads > 0) return threads;
+  if (HostPlatform().threads > 0) return HostPlatform().threads;
+  // What a parallel region of this thread would get: omp_set_num_threads (torch.set_num_threads
+  // calls it), OMP_NUM_THREADS, else the CPUs this process may use.
+  return std::max(1, omp_get_max_threads());
 }
+
+LaunchThreads::LaunchThreads(int threads) : saved_(launch_threads) { launch_threads = threads; }
+LaunchThreads::~LaunchThreads() { launch_threads = saved_; }
 
 void SetKernelThreadCount(int threads) { kernel_threads.store(std::max(threads, 0), std::memory_order_relaxed); }
 
