@@ -70,7 +70,7 @@ if(MODE STREQUAL "corrupt")
          "\nUNREADABLE [^\n]*corrupt.csv line 7 \\(bad_range_form\\): field input_data_ranges: label: expected \\[lo, hi\\]"
          "\nFAIL bad_infer_mismatch \\([^\n]*corrupt.csv line 8\\): output_shapes says \\[5\\] but infer shape gives \\[4\\]\n"
          "\nFAIL bad_mean_over_empty \\([^\n]*line 9\\): tiling rejected the case: [^\n]*predict cannot be empty when reduction is mean"
-         "\nFAIL bad_reduction_string \\([^\n]*line 10\\): tiling rejected the case: [^\n]*reduction \"avg\" is invalid"
+         "\nFAIL bad_reduction_string \\([^\n]*line 10\\): infer shape rejected the case: reduction \"avg\" is invalid"
          "\nUNREADABLE [^\n]*corrupt.json case id 1 at line 9 \\(bad_range_word#1\\): field inputs\\[0\\].range_values: expected"
          "\nUNREADABLE [^\n]*corrupt.json case id 2 at line 16 \\(bad_missing_self#2\\): field inputs: no self tensor\n"
          "\nUNREADABLE [^\n]*corrupt.json case id 3 at line 22 \\(bad_dtype#3\\): field inputs\\[0\\].dtype: unknown dtype \"fp64\""

@@ -104,7 +104,7 @@ TEST(SchedulerPaths, TilingPicksThePathsTheyTest) {
     mse::TilingData data;
     std::string error;
     EXPECT_TRUE(mse::ComputeTiling(input, &data, &error)) << error;
-    return data.mode;
+    return data.key.mode;
   };
   EXPECT_EQ(mode({64, 64}, {64, 1}, {64, 64}), mse::ScheduleMode::kContiguous);
   EXPECT_EQ(mode({64, 64}, {64, 1}, {1, 64}), mse::ScheduleMode::kBroadcast);

@@ -18,6 +18,7 @@
 #include "kernel/reduce.h"
 #include "kernel/shape.h"
 #include "kernel/tensor_view.h"
+#include "kernel/tiling_key.h"
 #include "kernel/transpose.h"
 
 namespace {
@@ -698,6 +699,35 @@ TEST(Reduce, ResultsAreRoundedToTheComputeDtypeBeforeTheStore) {
   EXPECT_EQ(RunPlan(plan, values.data(), runner, aclcpu::kernel::DType::kBFloat16), std::vector<float>{1.0f});
   EXPECT_EQ(RunPlan(plan, values.data(), runner, aclcpu::kernel::DType::kFloat32),
             std::vector<float>{1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20)});
+}
+
+// A tiling key's numeric form, as asc-devkit's EncodeTilingKey packs GET_TPL_TILING_KEY: fields
+// from the lowest bits in declared widths; a listed field as its value's index; a dtype as its
+// data type number.
+TEST(TilingKey, PacksTheTableFromTheLowestBits) {
+  using aclcpu::kernel::KeyFieldKind;
+  const aclcpu::kernel::KeyTable table = {
+      {"mode", KeyFieldKind::kList, 2, {0, 1, 2}},
+      {"flag", KeyFieldKind::kBool, 1, {}},
+      {"width", KeyFieldKind::kList, 3, {10, 20, 30}},
+      {"dtype", KeyFieldKind::kDType, 8, {}},
+  };
+  const uint32_t values[] = {2, 1, 30, static_cast<uint32_t>(aclcpu::kernel::DType::kBFloat16)};
+  EXPECT_EQ(aclcpu::kernel::EncodeTilingKey(table, values, 4), 2u + (1u << 2) + (2u << 3) + (27u << 6));
+  EXPECT_EQ(aclcpu::kernel::TilingKeyText(table, values, 4), "mode=2 flag=1 width=30 dtype=BF16");
+  // A value its field does not allow, a bool above 1, a dtype past the table, the wrong count.
+  const uint32_t unlisted[] = {2, 1, 25, 0}, bad_bool[] = {0, 2, 10, 0}, bad_dtype[] = {0, 0, 10, 3};
+  for (const uint32_t* bad : {unlisted, bad_bool, bad_dtype}) {
+    EXPECT_EQ(aclcpu::kernel::EncodeTilingKey(table, bad, 4), aclcpu::kernel::kInvalidTilingKey);
+  }
+  EXPECT_EQ(aclcpu::kernel::EncodeTilingKey(table, values, 3), aclcpu::kernel::kInvalidTilingKey);
+  // A list longer than its width holds, and fields past 64 bits.
+  const aclcpu::kernel::KeyTable narrow = {{"mode", KeyFieldKind::kList, 1, {0, 1, 2}}};
+  const uint32_t third = 2;
+  EXPECT_EQ(aclcpu::kernel::EncodeTilingKey(narrow, &third, 1), aclcpu::kernel::kInvalidTilingKey);
+  const aclcpu::kernel::KeyTable wide = {{"a", KeyFieldKind::kList, 40, {0}}, {"b", KeyFieldKind::kList, 30, {0}}};
+  const uint32_t zeros[] = {0, 0};
+  EXPECT_EQ(aclcpu::kernel::EncodeTilingKey(wide, zeros, 2), aclcpu::kernel::kInvalidTilingKey);
 }
 
 }  // namespace

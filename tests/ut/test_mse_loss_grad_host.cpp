@@ -1,6 +1,6 @@
 // MseLossGrad below the aclnn API, part by part: definition, infer shape, infer dtype, tiling
-// (dtype agreement, doutIsScalar, cof, reduction strings, empty predict, schedule mode, split,
-// tiling key), and the kernel run directly against the golden.
+// (dtype agreement, doutIsScalar, cof, empty predict, schedule mode, split, the typed key and its
+// numeric form), and the kernel run directly against the golden.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,6 +29,8 @@ TensorView View(DType dtype, const Shape& shape) {
 
 mse::TilingInput Input(DType dtype, const Shape& predict, const Shape& label, const Shape& dout,
                        const std::string& reduction) {
+  aclcpu::loss::Reduction typed = aclcpu::loss::Reduction::kMean;
+  EXPECT_TRUE(aclcpu::loss::ReductionFromName(reduction, &typed)) << reduction;
   mse::TilingInput input;
   input.predict = View(dtype, predict);
   input.label = View(dtype, label);
@@ -37,7 +39,7 @@ mse::TilingInput Input(DType dtype, const Shape& predict, const Shape& label, co
   EXPECT_TRUE(mse::InferShape(predict, label, dout, &y, nullptr));
   input.y = View(dtype, y);
   input.store_dtype = dtype;
-  input.reduction = reduction;
+  input.reduction = typed;
   input.platform = mse::TilingPlatform{4, 1 << 20};
   return input;
 }
@@ -49,9 +51,10 @@ TEST(Definition, InputsOutputAttribute) {
   EXPECT_EQ(def.outputs, (std::vector<std::string>{"y"}));
   EXPECT_EQ(def.dtypes, (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
   EXPECT_EQ(def.format, "ND");
-  EXPECT_EQ(def.reduction_attr, "reduction");
-  EXPECT_EQ(def.reduction_default, "mean");
-  EXPECT_EQ(mse::Attrs().reduction, "mean");
+  ASSERT_EQ(def.attributes.size(), 1u);
+  EXPECT_EQ(def.attributes[0].name, "reduction");
+  EXPECT_EQ(def.attributes[0].default_value, "mean");
+  EXPECT_EQ(def.attributes[0].values, (std::vector<std::string>{"none", "mean", "sum"}));
 }
 
 TEST(InferShape, SameShapes) {
@@ -79,24 +82,22 @@ TEST(InferDtype, TakesPredicts) {
   EXPECT_EQ(mse::InferDtype(DType::kFloat32), DType::kFloat32);
 }
 
-TEST(Tiling, ReductionStringsMapToTheKernelsNumbers) {
-  mse::TilingReduction r;
-  ASSERT_TRUE(mse::ReductionFromString("none", &r));
-  EXPECT_EQ(static_cast<uint32_t>(r), 0u);
-  ASSERT_TRUE(mse::ReductionFromString("sum", &r));
-  EXPECT_EQ(static_cast<uint32_t>(r), 1u);
-  ASSERT_TRUE(mse::ReductionFromString("mean", &r));
-  EXPECT_EQ(static_cast<uint32_t>(r), 2u);
-  EXPECT_FALSE(mse::ReductionFromString("Mean", &r));
-  EXPECT_FALSE(mse::ReductionFromString("", &r));
-}
-
-TEST(Tiling, UnknownReductionIsRejected) {
-  mse::TilingData data;
-  std::string error;
-  EXPECT_FALSE(mse::ComputeTiling(Input(DType::kFloat32, {4}, {4}, {4}, "average"), &data, &error));
-  EXPECT_NE(error.find("none, mean or sum"), std::string::npos) << error;
-  EXPECT_NE(error.find("average"), std::string::npos) << error;
+// One reduction type: the aclnn API's integer and the definition's string name the same values.
+TEST(Reduction, TheApisNumbersAndTheDefinitionsNamesAgree) {
+  using aclcpu::loss::Reduction;
+  for (int64_t number : {0, 1, 2}) {
+    Reduction from_api, from_name;
+    ASSERT_TRUE(aclcpu::loss::ReductionFromApi(number, &from_api));
+    ASSERT_TRUE(aclcpu::loss::ReductionFromName(aclcpu::loss::ReductionName(from_api), &from_name));
+    EXPECT_EQ(from_api, from_name);
+  }
+  Reduction r;
+  EXPECT_FALSE(aclcpu::loss::ReductionFromApi(3, &r));
+  EXPECT_FALSE(aclcpu::loss::ReductionFromApi(-1, &r));
+  EXPECT_FALSE(aclcpu::loss::ReductionFromName("Mean", &r));
+  EXPECT_FALSE(aclcpu::loss::ReductionFromName("", &r));
+  ASSERT_TRUE(aclcpu::loss::ReductionFromName("sum", &r));
+  EXPECT_EQ(r, Reduction::kSum);
 }
 
 TEST(Tiling, CofForEachReduction) {
@@ -153,11 +154,11 @@ TEST(Tiling, DoutIsScalarForZeroDAndOneElement) {
   mse::TilingData data;
   std::string error;
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {}, "mean"), &data, &error));
-  EXPECT_TRUE(data.dout_is_scalar);
+  EXPECT_TRUE(data.key.dout_is_scalar);
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {1, 1}, "mean"), &data, &error));
-  EXPECT_TRUE(data.dout_is_scalar);
+  EXPECT_TRUE(data.key.dout_is_scalar);
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {8}, "mean"), &data, &error));
-  EXPECT_FALSE(data.dout_is_scalar);
+  EXPECT_FALSE(data.key.dout_is_scalar);
   EXPECT_EQ(data.plan.num_operands, 4);
 }
 
@@ -182,27 +183,27 @@ TEST(Tiling, ScheduleModeAndKey) {
   mse::TilingData flat, broadcast, scalar;
   std::string error;
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean"), &flat, &error));
-  EXPECT_EQ(flat.mode, mse::ScheduleMode::kContiguous);
+  EXPECT_EQ(flat.key.mode, mse::ScheduleMode::kContiguous);
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {32}, {64, 32}, "mean"), &broadcast, &error));
-  EXPECT_EQ(broadcast.mode, mse::ScheduleMode::kBroadcast);
+  EXPECT_EQ(broadcast.key.mode, mse::ScheduleMode::kBroadcast);
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {}, "mean"), &scalar, &error));
-  EXPECT_EQ(scalar.mode, mse::ScheduleMode::kContiguous);
+  EXPECT_EQ(scalar.key.mode, mse::ScheduleMode::kContiguous);
   // The layout names the inner loop: a row of label is read straight like a full label; one
   // value of dout repeats (bit 2), as a column of label does (bit 1); a transposed input is
   // gathered.
-  EXPECT_EQ(flat.layout, 0u);
-  EXPECT_EQ(broadcast.layout, 0u);
-  EXPECT_EQ(scalar.layout, 4u);
+  EXPECT_EQ(flat.key.layout, 0u);
+  EXPECT_EQ(broadcast.key.layout, 0u);
+  EXPECT_EQ(scalar.key.layout, 4u);
   mse::TilingData column, transposed;
   ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 1}, {64, 32}, "mean"), &column, &error));
-  EXPECT_EQ(column.layout, 2u);
+  EXPECT_EQ(column.key.layout, 2u);
   mse::TilingInput strided = Input(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean");
   strided.label.strides = {1, 64};
   strided.platform.threads = 1;
   ASSERT_TRUE(mse::ComputeTiling(strided, &transposed, &error));
-  EXPECT_EQ(transposed.mode, mse::ScheduleMode::kBlocked);
-  EXPECT_EQ(transposed.layout, 0u);  // read from its staged copy
-  // Every variant has its own key, which decodes to it; values that are no key decode to nothing.
+  EXPECT_EQ(transposed.key.mode, mse::ScheduleMode::kBlocked);
+  EXPECT_EQ(transposed.key.layout, 0u);  // read from its staged copy
+  // Every variant has its own number; the numbers pack the table's fields from the lowest bits.
   std::set<uint64_t> keys;
   for (auto mode : {mse::ScheduleMode::kContiguous, mse::ScheduleMode::kBroadcast, mse::ScheduleMode::kBlocked}) {
     for (bool s : {false, true}) {
@@ -210,12 +211,9 @@ TEST(Tiling, ScheduleModeAndKey) {
         for (DType store : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
           for (bool stream : {false, true}) {
             for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
-              const mse::KernelKey key{mode, s, d, store, stream, layout};
-              keys.insert(key.Encode());
-              mse::KernelKey back;
-              ASSERT_TRUE(mse::KernelKey::Decode(key.Encode(), &back));
-              EXPECT_TRUE(back.mode == mode && back.dout_is_scalar == s && back.dtype == d &&
-                          back.store_dtype == store && back.stream_stores == stream && back.layout == layout);
+              const uint64_t number = mse::KernelKey{mode, s, stream, layout, d, store}.Encode();
+              ASSERT_NE(number, aclcpu::kernel::kInvalidTilingKey);
+              keys.insert(number);
             }
           }
         }
@@ -223,15 +221,16 @@ TEST(Tiling, ScheduleModeAndKey) {
     }
   }
   EXPECT_EQ(keys.size(), 108u * 9);
-  mse::KernelKey none;
-  for (uint64_t bad : {uint64_t{300000}, uint64_t{20000}, uint64_t{2000}, uint64_t{900}, uint64_t{30}, uint64_t{3}}) {
-    EXPECT_FALSE(mse::KernelKey::Decode(bad, &none)) << bad;
-  }
-  EXPECT_EQ(
-      flat.tiling_key,
-      (mse::KernelKey{mse::ScheduleMode::kContiguous, false, DType::kFloat32, DType::kFloat32, false, 0}.Encode()));
-  EXPECT_NE(flat.tiling_key, scalar.tiling_key);
-  EXPECT_NE(flat.tiling_key, broadcast.tiling_key);
+  // schMode 1 (index 1, bits 0-1), doutIsScalar (bit 2), layout 2 (index 2, bits 4-7), FLOAT16 (1,
+  // bits 8-15), BF16 (27, bits 16-23).
+  const mse::KernelKey example{mse::ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
+  EXPECT_EQ(example.Encode(), 1u + 4u + (2u << 4) + (1u << 8) + (27u << 16));
+  EXPECT_EQ(example.ToString(), "schMode=1 doutIsScalar=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16");
+  const mse::KernelKey no_layout{mse::ScheduleMode::kBroadcast,      false,           false,
+                                 aclcpu::kernel::kStridedLayout + 1, DType::kFloat32, DType::kFloat32};
+  EXPECT_EQ(no_layout.Encode(), aclcpu::kernel::kInvalidTilingKey);
+  EXPECT_NE(flat.key.Encode(), scalar.key.Encode());
+  EXPECT_NE(flat.key.Encode(), broadcast.key.Encode());
 }
 
 TEST(Tiling, SplitFollowsThePlatform) {
@@ -279,7 +278,7 @@ TEST(Kernel, MatchesTheGoldenForEveryDtypeAndVariant) {
       };
       std::vector<char> p = pack(predict), l = pack(label), d = pack(dout), y(33 * 17 * size);
       aclcpu::kernel::InlineRunner runner;
-      mse::RunKernel(tiling, p.data(), l.data(), d.data(), y.data(), runner);
+      mse::RunKernel(tiling, mse::SelectKernel(tiling.key), p.data(), l.data(), d.data(), y.data(), runner);
       const golden::Tensor expected = golden::MseLossGrad(dout, predict, label, 1, g);
       for (size_t i = 0; i < expected.bits.size(); ++i) {
         uint32_t actual = 0;

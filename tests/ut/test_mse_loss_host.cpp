@@ -37,6 +37,12 @@ TensorView View(DType dtype, const Shape& shape) {
   return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
 }
 
+aclcpu::loss::Reduction Typed(const std::string& reduction) {
+  aclcpu::loss::Reduction typed = aclcpu::loss::Reduction::kMean;
+  EXPECT_TRUE(aclcpu::loss::ReductionFromName(reduction, &typed)) << reduction;
+  return typed;
+}
+
 // The tiling input of the fused kernel (the aclnn layer's view of the call): y is out, of the
 // shape the API checked, in the promoted dtype, stored as store.
 mse::TilingInput Fused(DType predict, const Shape& predict_shape, DType label, const Shape& label_shape,
@@ -50,7 +56,7 @@ mse::TilingInput Fused(DType predict, const Shape& predict_shape, DType label, c
   if (reduction != "none") y = axis0 && !broadcast.empty() ? Shape(broadcast.begin() + 1, broadcast.end()) : Shape{};
   input.y = View(aclcpu::kernel::PromoteTypes(predict, label), y);
   input.store_dtype = store;
-  input.reduction = reduction;
+  input.reduction = Typed(reduction);
   input.fused = true;
   input.reduce_axis0 = axis0 && reduction != "none";
   input.platform = aclcpu::kernel::Platform{4, 1 << 20, 32 << 20};
@@ -63,10 +69,10 @@ mse::TilingInput Graph(DType dtype, const Shape& shape, const std::string& reduc
   input.predict = View(dtype, shape);
   input.label = View(dtype, shape);
   Shape y;
-  EXPECT_TRUE(mse::InferShape(shape, shape, reduction, &y, nullptr));
+  EXPECT_TRUE(mse::InferShape(shape, shape, Typed(reduction), &y, nullptr));
   input.y = View(mse::InferDtype(dtype), y);
   input.store_dtype = dtype;
-  input.reduction = reduction;
+  input.reduction = Typed(reduction);
   input.platform = aclcpu::kernel::Platform{4, 1 << 20, 32 << 20};
   return input;
 }
@@ -85,11 +91,7 @@ mse::TilingData Tiling(const mse::TilingInput& input) {
   return data;
 }
 
-mse::KernelKey KeyOf(const mse::TilingData& data) {
-  mse::KernelKey key;
-  EXPECT_TRUE(mse::KernelKey::Decode(data.tiling_key, &key)) << data.tiling_key;
-  return key;
-}
+mse::KernelKey KeyOf(const mse::TilingData& data) { return data.key; }
 
 // ---- definition, infer shape, infer dtype ----
 
@@ -100,18 +102,18 @@ TEST(MseLossDefinition, InputsOutputDtypesAndAttribute) {
   EXPECT_EQ(def.outputs, (std::vector<std::string>{"y"}));
   EXPECT_EQ(def.dtypes, (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
   EXPECT_EQ(def.format, "ND");
-  EXPECT_EQ(def.reduction_attr, "reduction");
-  EXPECT_EQ(def.reduction_default, "mean");
-  EXPECT_EQ(def.reduction_values, (std::vector<std::string>{"none", "mean", "sum"}));
-  EXPECT_EQ(mse::Attrs().reduction, "mean");
+  ASSERT_EQ(def.attributes.size(), 1u);
+  EXPECT_EQ(def.attributes[0].name, "reduction");
+  EXPECT_EQ(def.attributes[0].default_value, "mean");
+  EXPECT_EQ(def.attributes[0].values, (std::vector<std::string>{"none", "mean", "sum"}));
 }
 
 TEST(MseLossInferShape, NoneKeepsTheShapeMeanAndSumAreZeroD) {
   for (const Shape& shape : {Shape{182, 4}, Shape{7}, Shape{}, Shape{2, 0, 3}, Shape(8, 2)}) {
     Shape y{99};
-    ASSERT_TRUE(mse::InferShape(shape, shape, "none", &y, nullptr));
+    ASSERT_TRUE(mse::InferShape(shape, shape, Typed("none"), &y, nullptr));
     EXPECT_EQ(y, shape);
-    for (const char* reduction : {"mean", "sum"}) {
+    for (aclcpu::loss::Reduction reduction : {aclcpu::loss::Reduction::kMean, aclcpu::loss::Reduction::kSum}) {
       y = {99};
       ASSERT_TRUE(mse::InferShape(shape, shape, reduction, &y, nullptr));
       EXPECT_EQ(y, Shape{});
@@ -124,23 +126,12 @@ TEST(MseLossInferShape, PredictAndLabelMustHaveOneShape) {
   std::string why;
   // At this level nothing broadcasts (the aclnn layer does it before): [3,1] and [1,4] differ.
   for (const Shape& label : {Shape{4}, Shape{1, 4}, Shape{3, 4, 1}, Shape{}}) {
-    EXPECT_FALSE(mse::InferShape({3, 1}, label, "mean", &y, &why));
+    EXPECT_FALSE(mse::InferShape({3, 1}, label, Typed("mean"), &y, &why));
     EXPECT_NE(why.find("predict [3,1] and label " + aclcpu::kernel::ShapeToString(label) + " differ in shape"),
               std::string::npos)
         << why;
   }
-  EXPECT_FALSE(mse::InferShape({3}, {4}, "none", &y, nullptr));  // no message asked for
-}
-
-TEST(MseLossInferShape, UnknownReductions) {
-  Shape y;
-  std::string why;
-  for (const char* reduction : {"average", "Mean", "", "none ", "2"}) {
-    EXPECT_FALSE(mse::InferShape({3}, {3}, reduction, &y, &why)) << reduction;
-    EXPECT_EQ(why, std::string("reduction \"") + reduction + "\" is invalid; expected none, mean or sum");
-  }
-  EXPECT_FALSE(mse::InferShape({3}, {4}, "avg", &y, &why));  // the reduction is checked first
-  EXPECT_NE(why.find("reduction \"avg\""), std::string::npos) << why;
+  EXPECT_FALSE(mse::InferShape({3}, {4}, Typed("none"), &y, nullptr));  // no message asked for
 }
 
 TEST(MseLossInferDtype, TakesPredicts) {
@@ -149,21 +140,7 @@ TEST(MseLossInferDtype, TakesPredicts) {
 
 // ---- tiling ----
 
-TEST(MseLossTiling, ReductionStringsMapToTheKernelsNumbers) {
-  mse::TilingReduction r;
-  ASSERT_TRUE(mse::ReductionFromString("none", &r));
-  EXPECT_EQ(static_cast<uint32_t>(r), 0u);
-  ASSERT_TRUE(mse::ReductionFromString("sum", &r));
-  EXPECT_EQ(static_cast<uint32_t>(r), 1u);
-  ASSERT_TRUE(mse::ReductionFromString("mean", &r));
-  EXPECT_EQ(static_cast<uint32_t>(r), 2u);
-  for (const char* bad : {"Mean", "", "avg", "sum\n"}) EXPECT_FALSE(mse::ReductionFromString(bad, &r)) << bad;
-  mse::TilingInput input = Graph(DType::kFloat32, {4}, "mean");
-  input.reduction = "avg";
-  EXPECT_EQ(TilingError(input), "MseLoss: reduction \"avg\" is invalid; expected none, mean or sum");
-}
-
-TEST(MseLossTiling, EveryKeyDecodesToItsVariant) {
+TEST(MseLossTiling, EveryVariantHasItsOwnNumber) {
   std::set<uint64_t> keys;
   for (auto reduce : {mse::ReduceMode::kNone, mse::ReduceMode::kAll, mse::ReduceMode::kAxis0}) {
     for (auto order : {mse::ReduceOrder::kFloat64, mse::ReduceOrder::kMseLossV2A2, mse::ReduceOrder::kMseLossV2950}) {
@@ -186,14 +163,8 @@ TEST(MseLossTiling, EveryKeyDecodesToItsVariant) {
                 key.compute = aclcpu::kernel::PromoteTypes(predict, label);
                 key.store = store;
                 const uint64_t encoded = key.Encode();
+                ASSERT_NE(encoded, aclcpu::kernel::kInvalidTilingKey);
                 keys.insert(encoded);
-                mse::KernelKey back;
-                ASSERT_TRUE(mse::KernelKey::Decode(encoded, &back)) << encoded;
-                EXPECT_TRUE(back.reduce == reduce && back.order == order && back.mode == mode &&
-                            back.stream_stores == key.stream_stores && back.round_losses == key.round_losses &&
-                            back.empty == key.empty && back.predict == predict && back.label == label &&
-                            back.compute == key.compute && back.store == store)
-                    << encoded;
               }
             }
           }
@@ -204,56 +175,29 @@ TEST(MseLossTiling, EveryKeyDecodesToItsVariant) {
   EXPECT_EQ(keys.size(), 5u * 3 * 8 * 27);  // none, axis0, and all in three orders
 }
 
-TEST(MseLossTiling, ValuesThatEncodeNoKernel) {
-  mse::KernelKey valid;
-  valid.reduce = mse::ReduceMode::kAll;
-  valid.predict = DType::kFloat16;
-  valid.label = DType::kFloat16;
-  valid.compute = DType::kFloat16;
-  // digits: reduce, order, mode, stream, layout, round, empty, predict, label, compute, store
-  const uint64_t base = valid.Encode();
-  mse::KernelKey out;
-  ASSERT_TRUE(mse::KernelKey::Decode(base, &out));
-  const uint64_t digit[11] = {10000000000, 1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
-  // Each digit one past its largest value (reduce 3, order 3, mode 3, flags 2, layout 9 (strided
-  // is 8), dtypes 3).
-  const uint64_t largest[11] = {2, 2, 2, 1, 8, 1, 1, 2, 2, 2, 2};
-  for (int d = 0; d < 11; ++d) {
-    const uint64_t current = base / digit[d] % 10;
-    const uint64_t bad = base + (largest[d] + 1 - current) * digit[d];
-    EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << "digit " << d << ": " << bad;
-    const uint64_t nine = base + (9 - current) * digit[d];
-    EXPECT_FALSE(mse::KernelKey::Decode(nine, &out)) << "digit " << d << ": " << nine;
-  }
-  // An NPU kernel's order for a reduction other than over all elements.
-  mse::KernelKey axis0 = valid;
-  axis0.reduce = mse::ReduceMode::kAxis0;
-  axis0.order = mse::ReduceOrder::kMseLossV2A2;
-  EXPECT_FALSE(mse::KernelKey::Decode(axis0.Encode(), &out));
-  // A compute dtype that is not the promotion of predict and label.
-  mse::KernelKey wrong = valid;
-  wrong.compute = DType::kFloat32;  // FLOAT16 with FLOAT16 computes in FLOAT16
-  EXPECT_FALSE(mse::KernelKey::Decode(wrong.Encode(), &out));
-  wrong.label = DType::kBFloat16;
-  wrong.compute = DType::kFloat16;  // FLOAT16 with BF16 computes in FLOAT
-  EXPECT_FALSE(mse::KernelKey::Decode(wrong.Encode(), &out));
-  wrong.compute = DType::kFloat32;
-  EXPECT_TRUE(mse::KernelKey::Decode(wrong.Encode(), &out));
-  // Two inputs' layouts 0-3 and strided (8), for the losses or a reduction's map; 4-7 would name
-  // a third input.
-  for (mse::ReduceMode reduce : {mse::ReduceMode::kNone, mse::ReduceMode::kAll}) {
-    mse::KernelKey with_layout = valid;
-    with_layout.reduce = reduce;
-    for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
-      with_layout.layout = layout;
-      EXPECT_EQ(mse::KernelKey::Decode(with_layout.Encode(), &out),
-                layout < 4 || layout == aclcpu::kernel::kStridedLayout)
-          << layout;
-    }
-  }
-  // More digits than a key has.
-  for (uint64_t bad : {base + uint64_t{100000000000}, uint64_t{1000000000000}, uint64_t{UINT64_MAX}}) {
-    EXPECT_FALSE(mse::KernelKey::Decode(bad, &out)) << bad;
+TEST(MseLossTiling, TheNumberPacksTheTableFromTheLowestBits) {
+  mse::KernelKey key;
+  key.reduce = mse::ReduceMode::kAll;                 // index 1, bits 0-1
+  key.order = mse::ReduceOrder::kMseLossV2950;        // index 2, bits 2-3
+  key.mode = aclcpu::kernel::ScheduleMode::kBlocked;  // index 2, bits 4-5
+  key.stream_stores = true;                           // bit 6
+  key.layout = aclcpu::kernel::kStridedLayout;        // index 4, bits 7-9
+  key.round_losses = false;                           // bit 10
+  key.empty = true;                                   // bit 11
+  key.predict = DType::kFloat16;                      // 1, bits 12-19
+  key.label = DType::kBFloat16;                       // 27, bits 20-27
+  key.compute = DType::kFloat32;                      // 0, bits 28-35
+  key.store = DType::kBFloat16;                       // 27, bits 36-43
+  EXPECT_EQ(key.Encode(), 1u + (2u << 2) + (2u << 4) + (1u << 6) + (4u << 7) + (1u << 11) + (1u << 12) +
+                              (uint64_t{27} << 20) + (uint64_t{27} << 36));
+  EXPECT_EQ(key.ToString(),
+            "reduce=1 order=2 schMode=2 streamStores=1 layout=8 roundLosses=0 empty=1 predictDtype=FLOAT16 "
+            "labelDtype=BF16 computeDtype=FLOAT storeDtype=BF16");
+  // Two inputs' layouts 0-3 and strided (8); 4-7 would name a third input.
+  for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
+    key.layout = layout;
+    EXPECT_EQ(key.Encode() != aclcpu::kernel::kInvalidTilingKey, layout < 4 || layout == aclcpu::kernel::kStridedLayout)
+        << layout;
   }
 }
 
@@ -374,7 +318,7 @@ TEST(MseLossTiling, ThreadsFollowThePlatformAndTheGrain) {
   EXPECT_EQ(Tiling(small).threads, 1);
   mse::TilingInput big = Fused(DType::kFloat32, {1 << 20}, DType::kFloat32, {1 << 20}, "none", false, DType::kFloat32);
   EXPECT_EQ(Tiling(big).threads, 4);
-  big.reduction = "mean";
+  big.reduction = aclcpu::loss::Reduction::kMean;
   big.y = View(DType::kFloat32, {});
   EXPECT_EQ(Tiling(big).threads, 4);  // 64 chunks
   big.platform.threads = 1;
@@ -505,7 +449,7 @@ void RunAgainstGolden(const mse::TilingInput& tiling_input, bool axis0, int redu
     ReverseRunner reverse_runner;
     aclcpu::kernel::ParallelRunner& runner =
         runner_kind == 0 ? static_cast<aclcpu::kernel::ParallelRunner&>(inline_runner) : reverse_runner;
-    ASSERT_TRUE(mse::RunKernel(tiling, p.data(), l.data(), y.data(), workspace.data(), runner));
+    mse::RunKernel(tiling, mse::SelectKernel(tiling.key), p.data(), l.data(), y.data(), workspace.data(), runner);
     const std::vector<uint32_t> actual = Unpack(tiling_input.store_dtype, y);
     ASSERT_EQ(actual.size(), expected.bits.size());
     for (size_t i = 0; i < actual.size(); ++i) {
@@ -568,7 +512,7 @@ TEST(MseLossKernel, EmptyInputs) {
         const mse::TilingData tiling = Tiling(Fused(DType::kFloat16, {0, 4}, DType::kFloat16, {4}, name, axis0, store));
         std::vector<char> y(16, 0x5a);
         aclcpu::kernel::InlineRunner runner;
-        ASSERT_TRUE(mse::RunKernel(tiling, nullptr, nullptr, y.data(), nullptr, runner));
+        mse::RunKernel(tiling, mse::SelectKernel(tiling.key), nullptr, nullptr, y.data(), nullptr, runner);
         const std::vector<char> untouched(16, 0x5a);
         if (reduction == 0 || axis0) {
           EXPECT_EQ(y, untouched);  // nothing to write
@@ -589,20 +533,21 @@ TEST(MseLossKernel, EmptyInputs) {
   }
 }
 
-TEST(MseLossKernel, AKeyOfNoKernelRunsNothing) {
+TEST(MseLossKernel, TheKeySelectsTheLoopOnceAndTheLaunchRunsIt) {
   mse::TilingData tiling = Tiling(Fused(DType::kFloat32, {8}, DType::kFloat32, {8}, "sum", false, DType::kFloat32));
+  const aclcpu::kernel::InnerLoop loop = mse::SelectKernel(tiling.key);
+  ASSERT_NE(loop, nullptr);
   std::vector<float> p(8, 1.0f), l(8, 0.0f), y(1, -1.0f);
   aclcpu::kernel::InlineRunner runner;
-  for (uint64_t bad : {uint64_t{9999999999}, uint64_t{30000000000}, tiling.tiling_key + 100000000000}) {
-    mse::TilingData broken = tiling;
-    broken.tiling_key = bad;
-    EXPECT_FALSE(mse::RunKernel(broken, reinterpret_cast<char*>(p.data()), reinterpret_cast<char*>(l.data()),
-                                reinterpret_cast<char*>(y.data()), nullptr, runner));
-    EXPECT_EQ(y[0], -1.0f);
-  }
-  ASSERT_TRUE(mse::RunKernel(tiling, reinterpret_cast<char*>(p.data()), reinterpret_cast<char*>(l.data()),
-                             reinterpret_cast<char*>(y.data()), nullptr, runner));
+  mse::RunKernel(tiling, loop, reinterpret_cast<char*>(p.data()), reinterpret_cast<char*>(l.data()),
+                 reinterpret_cast<char*>(y.data()), nullptr, runner);
   EXPECT_EQ(y[0], 8.0f);
+  // No elements: nothing to loop over; the kernel writes the empty sum itself.
+  mse::TilingData empty = Tiling(Fused(DType::kFloat32, {0}, DType::kFloat32, {0}, "sum", false, DType::kFloat32));
+  EXPECT_TRUE(empty.key.empty);
+  EXPECT_EQ(mse::SelectKernel(empty.key), nullptr);
+  mse::RunKernel(empty, nullptr, nullptr, nullptr, reinterpret_cast<char*>(y.data()), nullptr, runner);
+  EXPECT_EQ(y[0], 0.0f);
 }
 
 }  // namespace

@@ -75,13 +75,14 @@ std::string RunAndCompare(DType dtype, DType store, const HostTensor& predict, c
   std::vector<char> y(static_cast<size_t>(n * aclcpu::kernel::ElementSize(store)) + 64);
   input.y.data = y.data();
   input.store_dtype = store;
-  input.reduction = reduction;
+  if (!aclcpu::loss::ReductionFromName(reduction, &input.reduction)) return "no reduction " + reduction;
   input.platform = mse::TilingPlatform{3, 64 << 10, 1 << 20};  // small caches: streaming stores too
   mse::TilingData tiling;
   std::string error;
   if (!mse::ComputeTiling(input, &tiling, &error)) return error;
   aclcpu::kernel::InlineRunner runner;
-  mse::RunKernel(tiling, input.predict.data, input.label.data, input.dout.data, y.data(), runner);
+  mse::RunKernel(tiling, mse::SelectKernel(tiling.key), input.predict.data, input.label.data, input.dout.data, y.data(),
+                 runner);
   const int golden_reduction = reduction == "none" ? 0 : (reduction == "mean" ? 1 : 2);
   const golden::Tensor expected =
       golden::MseLossGrad(dout.values, predict.values, label.values, golden_reduction, Golden(store));

@@ -33,7 +33,9 @@ enum Input { kSelf = 0, kTarget = 1 };
 bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
   std::string why;
   kernel::Shape y;
-  if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, KernelReduction(c), &y, &why)) {
+  aclcpu::loss::Reduction reduction;
+  if (!KernelReductionValue(c, &reduction, &why) ||
+      !mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, reduction, &y, &why)) {
     *error = "infer shape rejected the case: " + why;
     return false;
   }
@@ -56,13 +58,12 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
   tiling_input.label = ViewOf(inputs[kTarget]);
   tiling_input.y = ViewOf(y);  // infer dtype's: the compute dtype, stored as it is
   tiling_input.store_dtype = y.dtype;
-  tiling_input.reduction = KernelReduction(c);
   tiling_input.fused = false;                                      // the kernel as the graph drives it
   const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();  // as the aclnn layer tiles
   tiling_input.platform = kernel::Platform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
   mse::TilingData tiling;
   std::string why;
-  if (!mse::ComputeTiling(tiling_input, &tiling, &why)) {
+  if (!KernelReductionValue(c, &tiling_input.reduction, &why) || !mse::ComputeTiling(tiling_input, &tiling, &why)) {
     *error = "tiling rejected the case: " + why;
     return false;
   }
@@ -76,11 +77,8 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
       return false;
     }
   }
-  if (!mse::RunKernel(tiling, inputs[kSelf].data, inputs[kTarget].data, y.data, workspace.get(),
-                      aclcpu::KernelThreadPool())) {
-    *error = "the kernel has no variant for tiling key " + std::to_string(tiling.tiling_key);
-    return false;
-  }
+  mse::RunKernel(tiling, mse::SelectKernel(tiling.key), inputs[kSelf].data, inputs[kTarget].data, y.data,
+                 workspace.get(), aclcpu::KernelThreadPool());
   return true;
 }
 

@@ -45,20 +45,16 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
   tiling_input.dout = ViewOf(inputs[kGrad]);
   tiling_input.y = ViewOf(y);
   tiling_input.store_dtype = y.dtype;
-  tiling_input.reduction = KernelReduction(c);
   const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();  // as the aclnn layer tiles
   tiling_input.platform = mse::TilingPlatform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
   mse::TilingData tiling;
   std::string why;
-  if (!mse::ComputeTiling(tiling_input, &tiling, &why)) {
+  if (!KernelReductionValue(c, &tiling_input.reduction, &why) || !mse::ComputeTiling(tiling_input, &tiling, &why)) {
     *error = "tiling rejected the case: " + why;
     return false;
   }
-  if (!mse::RunKernel(tiling, inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data, y.data,
-                      aclcpu::KernelThreadPool())) {
-    *error = "the kernel has no variant for tiling key " + std::to_string(tiling.tiling_key);
-    return false;
-  }
+  mse::RunKernel(tiling, mse::SelectKernel(tiling.key), inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data,
+                 y.data, aclcpu::KernelThreadPool());
   return true;
 }
 

@@ -41,14 +41,27 @@ bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, s
       return false;
     }
   }
+  aclcpu::loss::Reduction reduction;
+  std::string why;
+  if (!KernelReductionValue(c, &reduction, &why)) {
+    *error = "infer shape rejected the case: " + why;
+    return false;
+  }
   return c.op->kernel_infer(c, y_shape, y_dtype, error);
 }
 
 std::string KernelReduction(const Case& c) {
-  return c.has_reduction ? c.reduction : c.op->definition().reduction_default;
+  return c.has_reduction ? c.reduction : c.op->definition().attributes.front().default_value;
 }
 
-const std::string& KernelAttributeName(const OpInfo& op) { return op.definition().reduction_attr; }
+bool KernelReductionValue(const Case& c, aclcpu::loss::Reduction* reduction, std::string* why) {
+  const std::string text = KernelReduction(c);
+  if (aclcpu::loss::ReductionFromName(text, reduction)) return true;
+  *why = "reduction \"" + text + "\" is invalid; expected " + aclcpu::loss::kReductionNames;
+  return false;
+}
+
+const std::string& KernelAttributeName(const OpInfo& op) { return op.definition().attributes.front().name; }
 
 const OpInfo* FindKernelOp(const std::string& op_name) {
   for (const OpInfo* op : AllOps()) {

@@ -13,6 +13,7 @@
 #include "aclnn/aclnn_base.h"
 #include "case_model.h"
 #include "golden/mse_loss_grad_golden.h"
+#include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
 struct OpDefinition;  // ops/common/op_graph/op_def.h
@@ -123,7 +124,10 @@ std::string OpNames(const std::vector<const OpInfo*>& ops, bool api, bool with_i
 bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error);
 // A kernel-level case's reduction: the row's attribute, else the definition's default.
 std::string KernelReduction(const Case& c);
-// The name of the attribute a kernel op's rows set ("reduction"), from its definition.
+// The same as the operators take it; false, with *why, for a string that names no reduction
+// (KernelInfer refuses those cases).
+bool KernelReductionValue(const Case& c, aclcpu::loss::Reduction* reduction, std::string* why);
+// The name of the attribute a kernel op's rows set ("reduction"): its definition's first.
 const std::string& KernelAttributeName(const OpInfo& op);
 
 // The aclnn API's number (0 none, 1 mean, 2 sum) of a kernel-level reduction string; false for

@@ -289,7 +289,8 @@ aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** exec
     arguments_[i].allocation = nullptr;
   }
   workspace_size_ = 0;
-  return Finish([](LaunchArgs&) {}, workspace_size, executor);
+  return Finish(
+      {}, [](LaunchArgs&) {}, workspace_size, executor);
 }
 
 aclnnStatus GuardedLaunch(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,

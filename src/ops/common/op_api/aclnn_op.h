@@ -62,13 +62,16 @@ class LaunchArgs {
   char* data_[kMaxParams] = {};
 };
 
-// An operator's launch as the executor runs it: the body gets the launch's arguments.
+// An operator's launch as the executor runs it: its staged inputs copied, then the body with the
+// launch's arguments.
 template <typename Body>
 struct LaunchWith {
+  std::vector<StagedInput> staged;
   Body body;
   int count;  // tensor parameters
   void operator()(void* workspace, char* const* data) {
     LaunchArgs args(workspace, data, count);
+    args.Stage(staged);
     body(args);
   }
 };
@@ -142,14 +145,15 @@ class PhaseOne {
   uint64_t ReserveWorkspace(uint64_t bytes);
   uint64_t workspace_size() const { return workspace_size_; }
 
-  // Creates the executor: its launch runs launch(LaunchArgs&) (kept inside the executor: at most
-  // LaunchSpec::kRunCapacity bytes); reports the workspace size. An empty launch (no elements to
-  // compute) touches no memory.
+  // Creates the executor: its launch copies the staged inputs, then runs launch(LaunchArgs&) (kept
+  // inside the executor: at most LaunchSpec::kRunCapacity bytes); reports the workspace size. An
+  // empty launch (no elements to compute) touches no memory.
   template <typename Body>
-  aclnnStatus Finish(Body&& launch, uint64_t* workspace_size, aclOpExecutor** executor) {
+  aclnnStatus Finish(std::vector<StagedInput> staged, Body&& launch, uint64_t* workspace_size,
+                     aclOpExecutor** executor) {
     NewExecutor made;
     FillSpec(&made.spec());
-    made.spec().run.Emplace<LaunchWith<std::decay_t<Body>>>(std::forward<Body>(launch), count_);
+    made.spec().run.Emplace<LaunchWith<std::decay_t<Body>>>(std::move(staged), std::forward<Body>(launch), count_);
     *workspace_size = workspace_size_;
     *executor = made.Publish();
     return ACLNN_SUCCESS;

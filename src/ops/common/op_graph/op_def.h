@@ -1,5 +1,5 @@
 // An operator's definition as the graph sees it: its inputs and outputs, the dtypes they may have,
-// the format, and its one string attribute (the loss family's reduction).
+// the format, and its string attributes.
 #ifndef ACLNN_CPU_OPS_COMMON_OP_GRAPH_OP_DEF_H_
 #define ACLNN_CPU_OPS_COMMON_OP_GRAPH_OP_DEF_H_
 
@@ -10,15 +10,21 @@
 
 namespace aclcpu {
 
+// An optional string attribute: its name, the value it takes when a node does not set it, and the
+// values it may take.
+struct AttrDefinition {
+  std::string name;
+  std::string default_value;
+  std::vector<std::string> values;
+};
+
 struct OpDefinition {
   std::string type;
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::vector<kernel::DType> dtypes;  // allowed for every input and output
   std::string format;
-  std::string reduction_attr;
-  std::string reduction_default;
-  std::vector<std::string> reduction_values;
+  std::vector<AttrDefinition> attributes;
 };
 
 }  // namespace aclcpu

@@ -1,5 +1,7 @@
-// The reduction of the loss operators, in one place: the aclnn API passes it as an integer (0 none,
-// 1 mean, 2 sum), the op definitions as a string attribute ("none", "mean", "sum").
+// The reduction of the loss operators, one type from the API to the kernel: the aclnn API passes it
+// as an integer (0 none, 1 mean, 2 sum), a graph node (a case file's row) as the definition's string
+// attribute ("none", "mean", "sum"); each is parsed once, where it enters, and the layers below take
+// the type.
 #ifndef ACLNN_CPU_OPS_LOSS_COMMON_LOSS_REDUCTION_H_
 #define ACLNN_CPU_OPS_LOSS_COMMON_LOSS_REDUCTION_H_
 
@@ -36,7 +38,7 @@ inline bool ReductionFromApi(int64_t value, Reduction* reduction) {
 
 inline bool ReductionFromName(const std::string& name, Reduction* reduction) {
   for (Reduction r : {Reduction::kNone, Reduction::kMean, Reduction::kSum}) {
-    if (std::string_view(name) == ReductionName(r)) {  // compared in place (every tiling asks)
+    if (std::string_view(name) == ReductionName(r)) {
       *reduction = r;
       return true;
     }

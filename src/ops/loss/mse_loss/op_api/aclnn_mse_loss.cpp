@@ -68,7 +68,6 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
                                                   ", whose element count overflows int64");
   }
   const bool none = api_reduction == loss::Reduction::kNone;
-  const std::string reduction_name = loss::ReductionName(api_reduction);
   if (none) {
     if (aclnnStatus status = call.CheckShape(kOut, broadcast, "the broadcast shape")) return status;
   } else if (axis0) {
@@ -93,7 +92,7 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   tiling_input.y = call.View(kOut);
   tiling_input.y.dtype = kernel::PromoteTypes(tiling_input.predict.dtype, tiling_input.label.dtype);
   tiling_input.store_dtype = call.dtype(kOut);
-  tiling_input.reduction = reduction_name;
+  tiling_input.reduction = api_reduction;
   tiling_input.fused = true;
   tiling_input.reduce_axis0 = axis0 && !none;
   tiling_input.y_aliases_inputs = call.Overlap(kOut, kSelf) || call.Overlap(kOut, kTarget);
@@ -116,18 +115,15 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   const uint64_t scratch = tiling.workspace_bytes == 0 ? 0 : call.ReserveWorkspace(tiling.workspace_bytes);
   if (LogEnabled(kLogInfo)) {
     Log(kLogInfo, std::string(api) + ": out " + kernel::ShapeToString(tiling_input.y.shape) + " reduction " +
-                      reduction_name + " tiling key " + std::to_string(tiling.tiling_key) + " on " +
-                      std::to_string(tiling.threads) + " threads, workspace " + std::to_string(call.workspace_size()) +
-                      " bytes");
+                      loss::ReductionName(api_reduction) + " tiling key " + std::to_string(tiling.key.Encode()) + " (" +
+                      tiling.key.ToString() + ") on " + std::to_string(tiling.threads) + " threads, workspace " +
+                      std::to_string(call.workspace_size()) + " bytes");
   }
-  const char* launch_api = axis0 ? kOutApi : kLossApi;
   return call.Finish(
-      [tiling, staged = std::move(staged), scratch, launch_api](opapi::LaunchArgs& args) {
-        args.Stage(staged);
-        if (!RunKernel(tiling, args.data(kSelf), args.data(kTarget), args.data(kOut), args.workspace(scratch),
-                       KernelThreadPool())) {
-          Log(kLogError, std::string(launch_api) + ": no kernel for tiling key " + std::to_string(tiling.tiling_key));
-        }
+      std::move(staged),
+      [tiling, loop = SelectKernel(tiling.key), scratch](opapi::LaunchArgs& args) {
+        RunKernel(tiling, loop, args.data(kSelf), args.data(kTarget), args.data(kOut), args.workspace(scratch),
+                  KernelThreadPool());
       },
       workspace_size, executor);
 }

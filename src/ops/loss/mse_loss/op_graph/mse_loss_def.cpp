@@ -7,8 +7,7 @@ const OpDefinition& Definition() {
   static const OpDefinition definition{
       "MseLoss", {"predict", "label"},
       {"y"},     {kernel::DType::kBFloat16, kernel::DType::kFloat16, kernel::DType::kFloat32},
-      "ND",      "reduction",
-      "mean",    {"none", "mean", "sum"},
+      "ND",      {{"reduction", "mean", {"none", "mean", "sum"}}},
   };
   return definition;
 }

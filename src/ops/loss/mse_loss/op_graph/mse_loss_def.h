@@ -12,11 +12,6 @@ namespace mse_loss {
 
 const OpDefinition& Definition();
 
-// The attributes of one MseLoss node; reduction defaults as the definition says.
-struct Attrs {
-  std::string reduction = Definition().reduction_default;
-};
-
 }  // namespace mse_loss
 }  // namespace aclcpu
 

@@ -5,13 +5,8 @@
 namespace aclcpu {
 namespace mse_loss {
 
-bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const std::string& reduction,
-                kernel::Shape* y, std::string* why) {
-  loss::Reduction value;
-  if (!loss::ReductionFromName(reduction, &value)) {
-    if (why != nullptr) *why = "reduction \"" + reduction + "\" is invalid; expected " + loss::kReductionNames;
-    return false;
-  }
+bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, loss::Reduction reduction, kernel::Shape* y,
+                std::string* why) {
   if (predict != label) {
     if (why != nullptr) {
       *why = "predict " + kernel::ShapeToString(predict) + " and label " + kernel::ShapeToString(label) +
@@ -19,7 +14,7 @@ bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const 
     }
     return false;
   }
-  *y = value == loss::Reduction::kNone ? predict : kernel::Shape{};
+  *y = reduction == loss::Reduction::kNone ? predict : kernel::Shape{};
   return true;
 }
 

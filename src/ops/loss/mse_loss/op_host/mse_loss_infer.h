@@ -7,14 +7,15 @@
 
 #include "kernel/dtype.h"
 #include "kernel/shape.h"
+#include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
 namespace mse_loss {
 
-// y's shape: predict's for reduction "none", 0-d otherwise. False (with *why) when predict and
-// label differ in shape or the reduction is unknown.
-bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const std::string& reduction,
-                kernel::Shape* y, std::string* why);
+// y's shape: predict's for reduction none, 0-d otherwise. False (with *why) when predict and label
+// differ in shape.
+bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, loss::Reduction reduction, kernel::Shape* y,
+                std::string* why);
 
 // y's dtype: predict's.
 kernel::DType InferDtype(kernel::DType predict);

@@ -1,8 +1,7 @@
 #include "mse_loss_tiling.h"
 
+#include <array>
 #include <vector>
-
-#include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
 namespace mse_loss {
@@ -13,30 +12,22 @@ bool Fail(const std::string& what, std::string* error) {
   return false;
 }
 
-bool DTypeFromDigit(uint64_t digit, kernel::DType* dtype) {
-  if (digit >= static_cast<uint64_t>(kernel::kDTypeCount)) return false;
-  *dtype = static_cast<kernel::DType>(digit);
-  return true;
+// The key's fields as one list of numbers, in the table's order.
+std::array<uint32_t, 11> KeyValues(const KernelKey& key) {
+  return {static_cast<uint32_t>(key.reduce),
+          static_cast<uint32_t>(key.order),
+          static_cast<uint32_t>(key.mode),
+          key.stream_stores,
+          key.layout,
+          key.round_losses,
+          key.empty,
+          static_cast<uint32_t>(key.predict),
+          static_cast<uint32_t>(key.label),
+          static_cast<uint32_t>(key.compute),
+          static_cast<uint32_t>(key.store)};
 }
 
 }  // namespace
-
-bool ReductionFromString(const std::string& text, TilingReduction* reduction) {
-  loss::Reduction value;
-  if (!loss::ReductionFromName(text, &value)) return false;
-  switch (value) {
-    case loss::Reduction::kNone:
-      *reduction = TilingReduction::kNone;
-      break;
-    case loss::Reduction::kMean:
-      *reduction = TilingReduction::kMean;
-      break;
-    case loss::Reduction::kSum:
-      *reduction = TilingReduction::kSum;
-      break;
-  }
-  return true;
-}
 
 bool MseLossV2SplitA2(int64_t n, kernel::DType dtype, const SocFacts& soc, kernel::NpuSplit* split) {
   // Blocks of 32 bytes of the kernel's input dtype; each core 128 blocks at least, the last core
@@ -79,48 +70,35 @@ kernel::NpuSplit MseLossV2Split950(int64_t n, const SocFacts& soc) {
   return kernel::NpuSplit{(n + core_length - 1) / core_length, core_length, tile};
 }
 
-uint64_t KernelKey::Encode() const {
-  uint64_t key = static_cast<uint64_t>(reduce);
-  for (uint64_t digit : {static_cast<uint64_t>(order), static_cast<uint64_t>(mode), uint64_t{stream_stores},
-                         uint64_t{layout}, uint64_t{round_losses}, uint64_t{empty}, static_cast<uint64_t>(predict),
-                         static_cast<uint64_t>(label), static_cast<uint64_t>(compute), static_cast<uint64_t>(store)}) {
-    key = key * 10 + digit;
-  }
-  return key;
+const kernel::KeyTable& KernelKey::Table() {
+  using kernel::KeyFieldKind;
+  static const kernel::KeyTable table = {
+      {"reduce", KeyFieldKind::kList, 2, {0, 1, 2}},   // ReduceMode
+      {"order", KeyFieldKind::kList, 2, {0, 1, 2}},    // ReduceOrder
+      {"schMode", KeyFieldKind::kList, 2, {0, 1, 2}},  // kernel::ScheduleMode
+      {"streamStores", KeyFieldKind::kBool, 1, {}},
+      {"layout", KeyFieldKind::kList, 3, {0, 1, 2, 3, kernel::kStridedLayout}},  // two inputs
+      {"roundLosses", KeyFieldKind::kBool, 1, {}},
+      {"empty", KeyFieldKind::kBool, 1, {}},
+      {"predictDtype", KeyFieldKind::kDType, 8, {}},
+      {"labelDtype", KeyFieldKind::kDType, 8, {}},
+      {"computeDtype", KeyFieldKind::kDType, 8, {}},
+      {"storeDtype", KeyFieldKind::kDType, 8, {}},
+  };
+  return table;
 }
 
-bool KernelKey::Decode(uint64_t key, KernelKey* out) {
-  uint64_t digits[11];
-  for (int i = 10; i >= 0; --i) {
-    digits[i] = key % 10;
-    key /= 10;
-  }
-  // Two inputs: straight layouts 0-3 (which of them repeat a value) or strided.
-  const uint64_t layout = digits[4];
-  const bool layout_valid = layout < 4 || layout == kernel::kStridedLayout;
-  KernelKey k;
-  if (key != 0 || digits[0] > 2 || digits[1] > 2 || (digits[1] != 0 && digits[0] != 1) || digits[2] > 2 ||
-      digits[3] > 1 || !layout_valid || digits[5] > 1 || digits[6] > 1 || !DTypeFromDigit(digits[7], &k.predict) ||
-      !DTypeFromDigit(digits[8], &k.label) || !DTypeFromDigit(digits[9], &k.compute) ||
-      !DTypeFromDigit(digits[10], &k.store) || k.compute != kernel::PromoteTypes(k.predict, k.label)) {
-    return false;
-  }
-  k.reduce = static_cast<ReduceMode>(digits[0]);
-  k.order = static_cast<ReduceOrder>(digits[1]);
-  k.mode = static_cast<kernel::ScheduleMode>(digits[2]);
-  k.stream_stores = digits[3] == 1;
-  k.layout = static_cast<uint32_t>(layout);
-  k.round_losses = digits[5] == 1;
-  k.empty = digits[6] == 1;
-  *out = k;
-  return true;
+uint64_t KernelKey::Encode() const {
+  const auto values = KeyValues(*this);
+  return kernel::EncodeTilingKey(Table(), values.data(), values.size());
+}
+
+std::string KernelKey::ToString() const {
+  const auto values = KeyValues(*this);
+  return kernel::TilingKeyText(Table(), values.data(), values.size());
 }
 
 bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* error) {
-  TilingReduction reduction;
-  if (!ReductionFromString(input.reduction, &reduction)) {
-    return Fail("reduction \"" + input.reduction + "\" is invalid; expected " + loss::kReductionNames, error);
-  }
   const kernel::DType compute = input.y.dtype;
   kernel::Shape shape;  // the losses' shape
   if (input.fused) {
@@ -148,18 +126,19 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     if (input.reduce_axis0) return Fail("the sum over dim 0 is a step of the aclnn layer (fused only)", error);
     shape = input.predict.shape;
   }
-  KernelKey key;
+  // Filled in place, field by field (it is copied into the executor next): resetting the whole of
+  // it would copy every plan the variant can hold.
+  TilingData& result = *data;
+  KernelKey& key = result.key;
+  key = KernelKey();
   key.predict = input.predict.dtype;
   key.label = input.label.dtype;
   key.compute = compute;
   key.store = input.store_dtype;
-  const bool none = reduction == TilingReduction::kNone;
+  const bool none = input.reduction == loss::Reduction::kNone;
   key.reduce = none ? ReduceMode::kNone : (input.reduce_axis0 ? ReduceMode::kAxis0 : ReduceMode::kAll);
   key.round_losses = input.reduce_axis0;  // MseLossOut reduces the "none" loss tensor
-  // Filled in place, field by field (it is copied into the executor next): resetting the whole of
-  // it would copy every plan the variant can hold.
-  TilingData& result = *data;
-  result.mean = reduction == TilingReduction::kMean;
+  result.mean = input.reduction == loss::Reduction::kMean;
   result.threads = 1;
   result.workspace_bytes = 0;
   kernel::Shape expected_y;  // all elements reduced: 0-d
@@ -170,13 +149,12 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   }
   if (input.y.shape != expected_y) {
     return Fail("y " + kernel::ShapeToString(input.y.shape) + " is not " + kernel::ShapeToString(expected_y) +
-                    " for reduction " + input.reduction,
+                    " for reduction " + loss::ReductionName(input.reduction),
                 error);
   }
   key.empty = kernel::Numel(shape) == 0;
   if (key.empty) {  // all elements reduced: NaN for mean, 0 for sum; otherwise nothing to write
     result.plan.emplace<kernel::ElementwisePlan>();  // none to run
-    result.tiling_key = key.Encode();
     return true;
   }
   kernel::OperandLayout y = input.y.Layout();
@@ -233,7 +211,6 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     result.threads = plan.threads;
     result.workspace_bytes = plan.workspace_bytes;
   }
-  result.tiling_key = key.Encode();
   return true;
 }
 

@@ -1,6 +1,6 @@
 // MseLoss's tiling: checks the kernel's inputs, plans the elementwise loss (reduction none) or the
-// reduction (mean, sum) in the order of the kernel the call reaches, and encodes the kernel it
-// needs in the tiling key.
+// reduction (mean, sum) in the order of the kernel the call reaches, and names the kernel it needs
+// in a typed key.
 #ifndef ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_TILING_H_
 #define ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_TILING_H_
 
@@ -13,13 +13,11 @@
 #include "kernel/reduce.h"
 #include "kernel/schedule.h"
 #include "kernel/tensor_view.h"
+#include "kernel/tiling_key.h"
+#include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
 namespace mse_loss {
-
-// The kernel's own numbering of the reduction string (ops-nn's: none 0, sum 1, mean 2).
-enum class TilingReduction : uint32_t { kNone = 0, kSum = 1, kMean = 2 };
-bool ReductionFromString(const std::string& text, TilingReduction* reduction);
 
 // The plan's operands, in this order (a reduction's values follow the inputs).
 enum Operand : int { kPredict = 0, kLabel = 1, kY = 2 };
@@ -48,7 +46,7 @@ struct TilingInput {
   kernel::TensorView predict, label;
   kernel::TensorView y;  // shape and strides as stored; dtype: the compute dtype (infer dtype)
   kernel::DType store_dtype = kernel::DType::kFloat32;  // y as written after the fused cast
-  std::string reduction = "mean";
+  loss::Reduction reduction = loss::Reduction::kMean;
   // The aclnn layer's own steps, fused into this kernel: inputs broadcast to each other and cast
   // to the compute dtype (their promotion). Off: the kernel as the graph drives it, one shape and
   // one dtype for predict and label.
@@ -64,7 +62,9 @@ struct TilingInput {
 
 enum class ReduceMode : uint32_t { kNone = 0, kAll = 1, kAxis0 = 2 };
 
-// The kernel variant: what the tiling key encodes and the kernel decodes.
+// The kernel variant, in the order of KernelKey::Table(). (ops-nn's arch35 MseLoss declares the
+// reduce template's schedule, Reduction and Dtype: loss/mse_loss/op_kernel/arch35/
+// mse_loss_tiling_key.h; the CPU kernel's variants are these.)
 struct KernelKey {
   ReduceMode reduce = ReduceMode::kNone;
   ReduceOrder order = ReduceOrder::kFloat64;                     // reduce kAll
@@ -76,20 +76,20 @@ struct KernelKey {
   kernel::DType predict = kernel::DType::kFloat32, label = kernel::DType::kFloat32;
   kernel::DType compute = kernel::DType::kFloat32, store = kernel::DType::kFloat32;
 
-  // Decimal digits, most significant first: reduce, order, mode, stream_stores, layout,
-  // round_losses, empty, predict, label, compute, store.
+  static const kernel::KeyTable& Table();
+  // ops-nn's numeric form, for logs and tests (kernel/tiling_key.h); and as text.
   uint64_t Encode() const;
-  static bool Decode(uint64_t key, KernelKey* out);  // false for a value that encodes no variant
+  std::string ToString() const;
 };
 
 struct TilingData {
   // The plan of the kernel the key names: the elementwise loss (reduce none: predict, label, y),
   // our reduction (order kFloat64) or an NPU kernel's (the other orders).
   std::variant<kernel::ElementwisePlan, kernel::ReducePlan, kernel::NpuReducePlan> plan;
+  KernelKey key;
   bool mean = false;
   int threads = 1;
   uint64_t workspace_bytes = 0;
-  uint64_t tiling_key = 0;  // KernelKey::Encode(): the kernel RunKernel runs
 };
 
 // Fills *data, or returns false with *error naming what is wrong (*data then unspecified).

@@ -1,6 +1,6 @@
 // The kernel: MseLossDag run by the engine's elementwise loops (reduction none) or as the map of
 // its reduction (mean, sum), compiled for every SIMD target Highway knows and chosen at run time;
-// the tiling key picks the variant.
+// the tiling's key picks the variant.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "op_kernel/mse_loss_kernel.cpp"
 #include "op_kernel/mse_loss_kernel.h"
@@ -69,39 +69,42 @@ namespace mse_loss {
 HWY_EXPORT(LossLoopFor);
 HWY_EXPORT(MapLoopFor);
 
-bool RunKernel(const TilingData& tiling, const char* predict, const char* label, char* y, char* workspace,
-               kernel::ParallelRunner& runner) {
-  KernelKey key;
-  if (!KernelKey::Decode(tiling.tiling_key, &key)) return false;
+kernel::InnerLoop SelectKernel(const KernelKey& key) {
+  if (key.empty) return nullptr;
+  if (key.reduce == ReduceMode::kNone) {
+    return HWY_DYNAMIC_DISPATCH(LossLoopFor)(key.predict, key.label, key.store, key.stream_stores, key.layout);
+  }
+  return HWY_DYNAMIC_DISPATCH(MapLoopFor)(key.predict, key.label, key.round_losses, key.layout);
+}
+
+void RunKernel(const TilingData& tiling, kernel::InnerLoop loop, const char* predict, const char* label, char* y,
+               char* workspace, kernel::ParallelRunner& runner) {
+  const KernelKey& key = tiling.key;
   if (key.empty) {  // a reduction of no elements: the mean of nothing is NaN, the sum 0
     if (key.reduce == ReduceMode::kAll) {
       const float value = tiling.mean ? std::numeric_limits<float>::quiet_NaN() : 0.0f;
       kernel::StoreFromFloat(key.store, value, y);
     }
-    return true;
+    return;
   }
   const kernel::ElementwiseContext context;
   char* bases[kernel::kMaxOperands] = {const_cast<char*>(predict), const_cast<char*>(label), y};
   if (key.reduce == ReduceMode::kNone) {
-    const kernel::InnerLoop loop =
-        HWY_DYNAMIC_DISPATCH(LossLoopFor)(key.predict, key.label, key.store, key.stream_stores, key.layout);
     kernel::RunElementwise(std::get<kernel::ElementwisePlan>(tiling.plan), bases, loop, &context, runner,
                            tiling.threads);
-    return true;
+    return;
   }
-  const kernel::InnerLoop map = HWY_DYNAMIC_DISPATCH(MapLoopFor)(key.predict, key.label, key.round_losses, key.layout);
   switch (key.order) {
     case ReduceOrder::kFloat64:
-      kernel::RunReduction(std::get<kernel::ReducePlan>(tiling.plan), bases, map, &context, key.compute, key.store, y,
+      kernel::RunReduction(std::get<kernel::ReducePlan>(tiling.plan), bases, loop, &context, key.compute, key.store, y,
                            workspace, runner);
-      return true;
+      return;
     case ReduceOrder::kMseLossV2A2:
     case ReduceOrder::kMseLossV2950:
-      kernel::RunNpuReduction(std::get<kernel::NpuReducePlan>(tiling.plan), bases, map, &context, key.compute,
+      kernel::RunNpuReduction(std::get<kernel::NpuReducePlan>(tiling.plan), bases, loop, &context, key.compute,
                               key.store, y, runner);
-      return true;
+      return;
   }
-  return false;
 }
 
 }  // namespace mse_loss

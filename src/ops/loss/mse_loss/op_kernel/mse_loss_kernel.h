@@ -10,11 +10,15 @@
 namespace aclcpu {
 namespace mse_loss {
 
-// Runs the kernel variant the tiling key selects. Each pointer is the first element of that
-// tensor's view; workspace holds tiling.workspace_bytes. False, and nothing run, when the key
-// selects no kernel.
-bool RunKernel(const TilingData& tiling, const char* predict, const char* label, char* y, char* workspace,
-               kernel::ParallelRunner& runner);
+// The inner loop of the variant a key names (the losses' for reduction none, else the reduction's
+// map), for the SIMD target this CPU runs; null for an empty key. Resolved once, in phase one, and
+// kept with the tiling by the executor.
+kernel::InnerLoop SelectKernel(const KernelKey& key);
+
+// Runs the kernel: loop is SelectKernel(tiling.key). Each pointer is the first element of that
+// tensor's view; workspace holds tiling.workspace_bytes.
+void RunKernel(const TilingData& tiling, kernel::InnerLoop loop, const char* predict, const char* label, char* y,
+               char* workspace, kernel::ParallelRunner& runner);
 
 }  // namespace mse_loss
 }  // namespace aclcpu

@@ -68,8 +68,6 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   }
 
   // Definition, infer dtype, tiling; the aclnn layer's cast to out's dtype fused into the store.
-  Attrs attrs;
-  attrs.reduction = loss::ReductionName(api_reduction);
   tiling_input.dout = call.View(kGradOutput);
   tiling_input.predict = call.View(kSelf);
   tiling_input.label = call.View(kTarget);
@@ -78,7 +76,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   tiling_input.y.strides = out_view.strides;
   tiling_input.y.data = out_view.data;
   tiling_input.store_dtype = out_view.dtype;
-  tiling_input.reduction = attrs.reduction;
+  tiling_input.reduction = api_reduction;
   tiling_input.cof_rule = KernelCofRule(call);
   tiling_input.platform = opapi::KernelPlatform();
   const bool dout_is_scalar = kernel::Numel(tiling_input.dout.shape) == 1;  // read before out is written
@@ -92,17 +90,15 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   if (!ComputeTiling(tiling_input, &tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   if (LogEnabled(kLogInfo)) {
     Log(kLogInfo, std::string(kPhaseOne) + ": out " + kernel::ShapeToString(tiling_input.y.shape) + " reduction " +
-                      attrs.reduction + " tiling key " + std::to_string(tiling.tiling_key) + ", " +
-                      std::to_string(tiling.plan.num_tiles) + " tiles of " + std::to_string(tiling.plan.tile_elems) +
-                      " on " + std::to_string(tiling.threads) + " threads");
+                      loss::ReductionName(api_reduction) + " tiling key " + std::to_string(tiling.key.Encode()) + " (" +
+                      tiling.key.ToString() + "), " + std::to_string(tiling.plan.num_tiles) + " tiles of " +
+                      std::to_string(tiling.plan.tile_elems) + " on " + std::to_string(tiling.threads) + " threads");
   }
   return call.Finish(
-      [tiling, staged = std::move(staged)](opapi::LaunchArgs& args) {
-        args.Stage(staged);
-        if (!RunKernel(tiling, args.data(kSelf), args.data(kTarget), args.data(kGradOutput), args.data(kOut),
-                       KernelThreadPool())) {
-          Log(kLogError, std::string(kApi) + ": no kernel for tiling key " + std::to_string(tiling.tiling_key));
-        }
+      std::move(staged),
+      [tiling, loop = SelectKernel(tiling.key)](opapi::LaunchArgs& args) {
+        RunKernel(tiling, loop, args.data(kSelf), args.data(kTarget), args.data(kGradOutput), args.data(kOut),
+                  KernelThreadPool());
       },
       workspace_size, executor);
 }

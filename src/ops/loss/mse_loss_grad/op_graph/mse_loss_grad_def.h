@@ -12,11 +12,6 @@ namespace mse_loss_grad {
 
 const OpDefinition& Definition();
 
-// The attributes of one MseLossGrad node; reduction defaults as the definition says.
-struct Attrs {
-  std::string reduction = Definition().reduction_default;
-};
-
 }  // namespace mse_loss_grad
 }  // namespace aclcpu
 

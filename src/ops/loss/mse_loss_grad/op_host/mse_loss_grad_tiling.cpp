@@ -1,8 +1,7 @@
 #include "mse_loss_grad_tiling.h"
 
+#include <array>
 #include <vector>
-
-#include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
 namespace mse_loss_grad {
@@ -15,50 +14,39 @@ bool CheckSameDtype(const char* name, kernel::DType dtype, kernel::DType predict
   return false;
 }
 
-bool DTypeFromDigit(uint64_t digit, kernel::DType* dtype) {
-  if (digit >= static_cast<uint64_t>(kernel::kDTypeCount)) return false;
-  *dtype = static_cast<kernel::DType>(digit);
-  return true;
+// The key's fields as one list of numbers, in the table's order.
+std::array<uint32_t, 6> KeyValues(const KernelKey& key) {
+  return {static_cast<uint32_t>(key.mode),
+          key.dout_is_scalar,
+          key.stream_stores,
+          key.layout,
+          static_cast<uint32_t>(key.dtype),
+          static_cast<uint32_t>(key.store_dtype)};
 }
 
 }  // namespace
 
-bool ReductionFromString(const std::string& text, TilingReduction* reduction) {
-  loss::Reduction value;
-  if (!loss::ReductionFromName(text, &value)) return false;
-  switch (value) {
-    case loss::Reduction::kNone:
-      *reduction = TilingReduction::kNone;
-      break;
-    case loss::Reduction::kMean:
-      *reduction = TilingReduction::kMean;
-      break;
-    case loss::Reduction::kSum:
-      *reduction = TilingReduction::kSum;
-      break;
-  }
-  return true;
+const kernel::KeyTable& KernelKey::Table() {
+  using kernel::KeyFieldKind;
+  static const kernel::KeyTable table = {
+      {"schMode", KeyFieldKind::kList, 2, {0, 1, 2}},  // ScheduleMode
+      {"doutIsScalar", KeyFieldKind::kBool, 1, {}},
+      {"streamStores", KeyFieldKind::kBool, 1, {}},
+      {"layout", KeyFieldKind::kList, 4, {0, 1, 2, 3, 4, 5, 6, 7, kernel::kStridedLayout}},
+      {"dtype", KeyFieldKind::kDType, 8, {}},
+      {"storeDtype", KeyFieldKind::kDType, 8, {}},
+  };
+  return table;
 }
 
 uint64_t KernelKey::Encode() const {
-  return static_cast<uint64_t>(mode) * 100000 + (stream_stores ? 10000 : 0) + (dout_is_scalar ? 1000 : 0) +
-         uint64_t{layout} * 100 + static_cast<uint64_t>(dtype) * 10 + static_cast<uint64_t>(store_dtype);
+  const auto values = KeyValues(*this);
+  return kernel::EncodeTilingKey(Table(), values.data(), values.size());
 }
 
-bool KernelKey::Decode(uint64_t key, KernelKey* out) {
-  KernelKey k;
-  const uint64_t mode = key / 100000, stream = key / 10000 % 10, scalar = key / 1000 % 10, layout = key / 100 % 10;
-  if (mode > static_cast<uint64_t>(ScheduleMode::kBlocked) || stream > 1 || scalar > 1 ||
-      layout > kernel::kStridedLayout || !DTypeFromDigit(key / 10 % 10, &k.dtype) ||
-      !DTypeFromDigit(key % 10, &k.store_dtype)) {
-    return false;
-  }
-  k.mode = static_cast<ScheduleMode>(mode);
-  k.stream_stores = stream == 1;
-  k.dout_is_scalar = scalar == 1;
-  k.layout = static_cast<uint32_t>(layout);
-  *out = k;
-  return true;
+std::string KernelKey::ToString() const {
+  const auto values = KeyValues(*this);
+  return kernel::TilingKeyText(Table(), values.data(), values.size());
 }
 
 bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* error) {
@@ -67,17 +55,13 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
       !CheckSameDtype("dout", input.dout.dtype, dtype, error) || !CheckSameDtype("y", input.y.dtype, dtype, error)) {
     return false;
   }
-  TilingReduction reduction;
-  if (!ReductionFromString(input.reduction, &reduction)) {
-    *error = "MseLossGrad: reduction \"" + input.reduction + "\" is invalid; expected " + loss::kReductionNames;
-    return false;
-  }
   TilingData& result = *data;  // every field set below, in place (it is copied into the executor next)
-  result.dtype = dtype;
-  result.store_dtype = input.store_dtype;
-  result.dout_is_scalar = kernel::Numel(input.dout.shape) == 1;  // 0-d or one element
+  KernelKey& key = result.key;
+  key.dtype = dtype;
+  key.store_dtype = input.store_dtype;
+  key.dout_is_scalar = kernel::Numel(input.dout.shape) == 1;  // 0-d or one element
   result.cof = 2.0f;
-  if (reduction == TilingReduction::kMean) {
+  if (input.reduction == loss::Reduction::kMean) {
     const int64_t numel = kernel::Numel(input.predict.shape);
     if (numel == 0) {
       *error = "MseLossGrad: predict cannot be empty when reduction is mean (predict shape " +
@@ -97,7 +81,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   operands[kPredict] = input.predict.Layout();
   operands[kLabel] = input.label.Layout();
   operands[kDout] = input.dout.Layout();
-  if (result.dout_is_scalar) {  // the kernel reads its one value into a place of its own
+  if (key.dout_is_scalar) {  // the kernel reads its one value into a place of its own
     operands[kDout].strides.assign(operands[kDout].shape.size(), 0);
   }
   operands[kY] = input.y.Layout();
@@ -110,13 +94,10 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     return false;
   }
   const kernel::Schedule schedule = kernel::ScheduleElementwise(input.platform, kY, &result.plan);
-  result.mode = schedule.mode;
+  key.mode = schedule.mode;
+  key.stream_stores = schedule.stream_stores;
+  key.layout = schedule.layout;
   result.threads = schedule.threads;
-  result.stream_stores = schedule.stream_stores;
-  result.layout = schedule.layout;
-  result.tiling_key =
-      KernelKey{result.mode, result.dout_is_scalar, dtype, input.store_dtype, result.stream_stores, result.layout}
-          .Encode();
   return true;
 }
 

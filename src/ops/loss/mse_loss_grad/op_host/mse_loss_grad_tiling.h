@@ -1,5 +1,5 @@
 // MseLossGrad's tiling: checks the kernel's inputs, computes the coefficient, schedules the
-// elementwise plan and encodes the kernel it needs in the tiling key.
+// elementwise plan and names the kernel it needs in a typed key.
 #ifndef ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_HOST_TILING_H_
 #define ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_HOST_TILING_H_
 
@@ -9,14 +9,11 @@
 #include "kernel/elementwise.h"
 #include "kernel/schedule.h"
 #include "kernel/tensor_view.h"
+#include "kernel/tiling_key.h"
+#include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
 namespace mse_loss_grad {
-
-// The kernel's own numbering of the reduction string (not the aclnn API's 0 none, 1 mean, 2 sum).
-enum class TilingReduction : uint32_t { kNone = 0, kSum = 1, kMean = 2 };
-// False for a string that is not none, sum or mean.
-bool ReductionFromString(const std::string& text, TilingReduction* reduction);
 
 using ScheduleMode = kernel::ScheduleMode;
 using TilingPlatform = kernel::Platform;
@@ -40,38 +37,33 @@ enum class CofRule : uint32_t {
 struct TilingInput {
   kernel::TensorView predict, label, dout, y;           // y: shape and strides as stored; dtype must be predict's
   kernel::DType store_dtype = kernel::DType::kFloat32;  // y as written after the fused cast (y.dtype: none)
-  std::string reduction = "mean";
+  loss::Reduction reduction = loss::Reduction::kMean;
   CofRule cof_rule = CofRule::kDoubleQuotient;
   TilingPlatform platform;
 };
 
-// The kernel variant: what the tiling key encodes and the kernel decodes.
+// The kernel variant, in the order of KernelKey::Table(): ops-nn's two fields first
+// (loss/mse_loss_grad/op_kernel/arch35/mse_loss_grad_tiling_key.h: schMode, doutIsScalar), then
+// what the CPU kernel adds.
 struct KernelKey {
   ScheduleMode mode = ScheduleMode::kBroadcast;
-  bool dout_is_scalar = false;  // dout's one value is read once per launch, before anything is written
+  bool dout_is_scalar = false;               // dout's one value is read once per launch, before anything is written
+  bool stream_stores = false;                // y larger than the last-level cache: non-temporal stores
+  uint32_t layout = kernel::kStridedLayout;  // the inner loop: which inputs repeat a value, or strided
   kernel::DType dtype = kernel::DType::kFloat32;  // predict, label, dout, y
   kernel::DType store_dtype = kernel::DType::kFloat32;
-  bool stream_stores = false;
-  uint32_t layout = kernel::kStridedLayout;  // the inner loop: which inputs repeat a value, or strided
 
-  // Decimal digits, most significant first: mode, stream_stores, dout_is_scalar, layout, dtype,
-  // store_dtype.
+  static const kernel::KeyTable& Table();
+  // ops-nn's numeric form, for logs and tests (kernel/tiling_key.h); and as text.
   uint64_t Encode() const;
-  // False for a value that encodes no variant.
-  static bool Decode(uint64_t key, KernelKey* out);
+  std::string ToString() const;
 };
 
 struct TilingData {
-  kernel::DType dtype = kernel::DType::kFloat32;        // predict, label, dout, y
-  kernel::DType store_dtype = kernel::DType::kFloat32;  // what the store step writes
-  bool dout_is_scalar = false;
+  KernelKey key;
   float cof = 2.0f;
-  ScheduleMode mode = ScheduleMode::kBroadcast;
   kernel::ElementwisePlan plan;  // operands in Operand order
   int threads = 1;
-  bool stream_stores = false;                // y larger than the last-level cache: non-temporal stores
-  uint32_t layout = kernel::kStridedLayout;  // the inner loop's layout (kernel/elementwise.h)
-  uint64_t tiling_key = 0;                   // KernelKey::Encode(): the kernel RunKernel runs
 };
 
 // Fills *data, or returns false with *error naming what is wrong (*data then unspecified).

@@ -1,5 +1,5 @@
 // The kernel: MseLossGradDag run by the engine's elementwise loops, compiled for every SIMD target
-// Highway knows and chosen at run time; the tiling key picks the variant.
+// Highway knows and chosen at run time; the tiling's key picks the variant.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "op_kernel/mse_loss_grad_kernel.cpp"
 #include "op_kernel/mse_loss_grad_kernel.h"
@@ -41,16 +41,18 @@ HWY_EXPORT(TargetName);
 
 const char* ActiveKernelTarget() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
-bool RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
-               kernel::ParallelRunner& runner) {
-  KernelKey key;
-  if (!KernelKey::Decode(tiling.tiling_key, &key)) return false;
-  if (tiling.plan.numel == 0) return true;
+kernel::InnerLoop SelectKernel(const KernelKey& key) {
+  return HWY_DYNAMIC_DISPATCH(LoopFor)(key.dtype, key.store_dtype, key.stream_stores, key.layout);
+}
+
+void RunKernel(const TilingData& tiling, kernel::InnerLoop loop, const char* predict, const char* label,
+               const char* dout, char* y, kernel::ParallelRunner& runner) {
+  if (tiling.plan.numel == 0) return;
   const kernel::ElementwiseContext context{tiling.cof};
   // A single dout value is read before any element of y is written (y may cover it).
   alignas(8) char dout_value[8] = {};
-  if (key.dout_is_scalar) {
-    std::memcpy(dout_value, dout, static_cast<size_t>(kernel::ElementSize(key.dtype)));
+  if (tiling.key.dout_is_scalar) {
+    std::memcpy(dout_value, dout, static_cast<size_t>(kernel::ElementSize(tiling.key.dtype)));
     dout = dout_value;
   }
   char* bases[kOperandCount];
@@ -58,10 +60,7 @@ bool RunKernel(const TilingData& tiling, const char* predict, const char* label,
   bases[kLabel] = const_cast<char*>(label);
   bases[kDout] = const_cast<char*>(dout);
   bases[kY] = y;
-  const kernel::InnerLoop loop =
-      HWY_DYNAMIC_DISPATCH(LoopFor)(key.dtype, key.store_dtype, key.stream_stores, key.layout);
   kernel::RunElementwise(tiling.plan, bases, loop, &context, runner, tiling.threads);
-  return true;
 }
 
 }  // namespace mse_loss_grad

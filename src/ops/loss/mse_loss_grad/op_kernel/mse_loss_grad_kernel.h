@@ -9,10 +9,14 @@
 namespace aclcpu {
 namespace mse_loss_grad {
 
-// Runs the kernel variant the tiling key selects. Each pointer is the first element of that
-// tensor's view. False, and nothing run, when the key selects no kernel.
-bool RunKernel(const TilingData& tiling, const char* predict, const char* label, const char* dout, char* y,
-               kernel::ParallelRunner& runner);
+// The inner loop of the variant a key names, for the SIMD target this CPU runs: resolved once, in
+// phase one, and kept with the tiling by the executor.
+kernel::InnerLoop SelectKernel(const KernelKey& key);
+
+// Runs the kernel: loop is SelectKernel(tiling.key). Each pointer is the first element of that
+// tensor's view.
+void RunKernel(const TilingData& tiling, kernel::InnerLoop loop, const char* predict, const char* label,
+               const char* dout, char* y, kernel::ParallelRunner& runner);
 
 // The SIMD target the kernel runs with on this CPU (e.g. "AVX2"), for reports and tests.
 const char* ActiveKernelTarget();
