@@ -290,6 +290,16 @@ void RunRange(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, c
   if (index >= end) return;
   const int rank = plan.rank;
   const int count = plan.num_operands;
+  if (rank == 1 && sequential < 0) {  // one dim: the range is one run (a small call's whole plan)
+    char* ptrs[kMaxOperands];
+    int64_t strides[kMaxOperands];
+    for (int i = 0; i < count; ++i) {
+      strides[i] = plan.byte_strides[i][0];
+      ptrs[i] = bases[i] + index * strides[i];
+    }
+    loop(context, end - index, ptrs, strides);
+    return;
+  }
   int64_t coord[kMaxRank];
   int64_t rest = index;
   for (int d = rank - 1; d >= 0; --d) {

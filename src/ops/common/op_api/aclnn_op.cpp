@@ -218,14 +218,12 @@ aclnnStatus PhaseOne::CheckMemory() {
 
 bool PhaseOne::Overlap(int a, int b) const { return spans_[a].Overlaps(spans_[b]); }
 
-kernel::TensorView PhaseOne::View(int param) const {
+void PhaseOne::View(int param, kernel::TensorView* view) const {
   const aclTensor& t = tensor(param);
-  kernel::TensorView view;
-  view.dtype = dtype(param);
-  view.shape.assign(t.view_dims.data(), t.view_dims.data() + t.view_dims.size());
-  view.strides.assign(t.strides.data(), t.strides.data() + t.strides.size());
-  view.data = static_cast<char*>(t.data) + FirstElementBytes(t);
-  return view;
+  view->dtype = dtype(param);
+  view->shape.assign(t.view_dims.data(), t.view_dims.data() + t.view_dims.size());
+  view->strides.assign(t.strides.data(), t.strides.data() + t.strides.size());
+  view->data = static_cast<char*>(t.data) + FirstElementBytes(t);
 }
 
 std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int> inputs, int out,
@@ -234,7 +232,10 @@ std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int>
   const kernel::TensorView* const* view_of = views.begin();
   for (int param : inputs) {
     kernel::TensorView* view = const_cast<kernel::TensorView*>(*view_of++);
-    if (!Overlap(param, out) || SameElementAddresses(*view, View(out))) continue;  // out's view: only on overlap
+    if (!Overlap(param, out)) continue;
+    kernel::TensorView out_view;  // only on overlap
+    View(out, &out_view);
+    if (SameElementAddresses(*view, out_view)) continue;
     staged.push_back(StageInput(param, view));
   }
   return staged;

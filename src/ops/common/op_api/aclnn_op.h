@@ -126,8 +126,8 @@ class PhaseOne {
   bool Empty(int param) const { return numel(param) == 0; }
   bool Overlap(int a, int b) const;
 
-  // A parameter as the layers below the API see it, at phase one's address.
-  kernel::TensorView View(int param) const;
+  // A parameter as the layers below the API see it, at phase one's address; filled in place.
+  void View(int param, kernel::TensorView* view) const;
 
   // The inputs among `inputs` that share bytes with output `out` other than element for element:
   // reading them while out is written would not give the out-of-place result, so each is given a

@@ -87,9 +87,9 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   if (empty && (none || axis0)) return call.FinishEmpty(workspace_size, executor);
 
   TilingInput tiling_input;
-  tiling_input.predict = call.View(kSelf);
-  tiling_input.label = call.View(kTarget);
-  tiling_input.y = call.View(kOut);
+  call.View(kSelf, &tiling_input.predict);
+  call.View(kTarget, &tiling_input.label);
+  call.View(kOut, &tiling_input.y);
   tiling_input.y.dtype = kernel::PromoteTypes(tiling_input.predict.dtype, tiling_input.label.dtype);
   tiling_input.store_dtype = call.dtype(kOut);
   tiling_input.reduction = api_reduction;

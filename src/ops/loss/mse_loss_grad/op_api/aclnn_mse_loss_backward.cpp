@@ -48,7 +48,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   }
   const std::vector<kernel::DType>& dtypes = Definition().dtypes;
   loss::Reduction api_reduction;
-  TilingInput tiling_input;  // y's shape: infer shape, run once by the checks
+  TilingInput tiling_input;
   std::string why;
   if (aclnnStatus status = call.CheckDtype(kSelf, dtypes)) return status;
   if (aclnnStatus status = call.CheckSameDtype(kGradOutput, kSelf)) return status;
@@ -60,22 +60,21 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   }
   if (aclnnStatus status = call.CheckMaxRank({kGradOutput, kSelf, kTarget})) return status;
   if (aclnnStatus status = call.CheckFormats()) return status;
-  if (aclnnStatus status = call.Broadcast({kGradOutput, kSelf, kTarget}, &tiling_input.y.shape)) return status;
-  if (aclnnStatus status = call.CheckShape(kOut, tiling_input.y.shape, "the broadcast shape")) return status;
+  kernel::Shape broadcast;  // y's shape: infer shape's rule, run once by the checks
+  if (aclnnStatus status = call.Broadcast({kGradOutput, kSelf, kTarget}, &broadcast)) return status;
+  if (aclnnStatus status = call.CheckShape(kOut, broadcast, "the broadcast shape")) return status;
   if (aclnnStatus status = call.CheckMemory()) return status;
   if (call.Empty(kGradOutput) || call.Empty(kSelf) || call.Empty(kTarget)) {
     return call.FinishEmpty(workspace_size, executor);  // nothing to compute
   }
 
   // Definition, infer dtype, tiling; the aclnn layer's cast to out's dtype fused into the store.
-  tiling_input.dout = call.View(kGradOutput);
-  tiling_input.predict = call.View(kSelf);
-  tiling_input.label = call.View(kTarget);
-  const kernel::TensorView out_view = call.View(kOut);
+  call.View(kGradOutput, &tiling_input.dout);
+  call.View(kSelf, &tiling_input.predict);
+  call.View(kTarget, &tiling_input.label);
+  call.View(kOut, &tiling_input.y);  // of the broadcast shape (checked above)
+  tiling_input.store_dtype = tiling_input.y.dtype;
   tiling_input.y.dtype = InferDtype(tiling_input.predict.dtype);
-  tiling_input.y.strides = out_view.strides;
-  tiling_input.y.data = out_view.data;
-  tiling_input.store_dtype = out_view.dtype;
   tiling_input.reduction = api_reduction;
   tiling_input.cof_rule = KernelCofRule(call);
   tiling_input.platform = opapi::KernelPlatform();
