@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "golden/mse_loss_grad_golden.h"
+#include "golden/golden_common.h"
 
 namespace case_runner {
 namespace {

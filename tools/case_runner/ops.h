@@ -12,7 +12,7 @@
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
 #include "case_model.h"
-#include "golden/mse_loss_grad_golden.h"
+#include "golden/golden_common.h"
 #include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "golden/mse_loss_grad_golden.h"
+#include "golden/golden_common.h"
 #include "utf8.h"
 
 namespace case_runner {

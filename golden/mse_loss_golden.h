@@ -20,8 +20,8 @@
 // writes nothing for an empty input: callers do not compare out then, or expect it unwritten.)
 // How the work is split (below) changes no sum: each (chunk, column) sum is the same whoever
 // computes it.
-#ifndef ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GOLDEN_H_
-#define ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GOLDEN_H_
+#ifndef ACLNN_CPU_GOLDEN_MSE_LOSS_GOLDEN_H_
+#define ACLNN_CPU_GOLDEN_MSE_LOSS_GOLDEN_H_
 
 #include <cstdint>
 #include <vector>
@@ -98,4 +98,4 @@ Tensor MseLoss(const Tensor& self, const Tensor& target, int reduction, bool axi
 
 }  // namespace golden
 
-#endif  // ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GOLDEN_H_
+#endif  // ACLNN_CPU_GOLDEN_MSE_LOSS_GOLDEN_H_

@@ -1,8 +1,8 @@
 // The golden's description of an NPU (golden::Npu) from the runtime's SoC profile: the one place
 // where programs that run the API (tests, the case runner, the fuzzer) tell the golden which
 // kernels the runtime's SoC reaches. The golden library itself knows nothing of the runtime.
-#ifndef ACLNN_CPU_TESTS_GOLDEN_NPU_OF_SOC_H_
-#define ACLNN_CPU_TESTS_GOLDEN_NPU_OF_SOC_H_
+#ifndef ACLNN_CPU_GOLDEN_NPU_OF_SOC_H_
+#define ACLNN_CPU_GOLDEN_NPU_OF_SOC_H_
 
 #include "golden/golden_common.h"
 #include "runtime/runtime_internal.h"
@@ -32,4 +32,4 @@ inline Npu NpuOf(const aclcpu::SocProfile& soc) {
 
 }  // namespace golden
 
-#endif  // ACLNN_CPU_TESTS_GOLDEN_NPU_OF_SOC_H_
+#endif  // ACLNN_CPU_GOLDEN_NPU_OF_SOC_H_

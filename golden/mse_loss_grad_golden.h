@@ -2,8 +2,8 @@
 // coefficient is that of the kernel the call reaches on the NPU (ops-nn's l0 routing, restated):
 // MseLossGradV2's on 910B, 910_93 and 310P when gradOutput, self and target have one view shape and
 // one format, MseLossGrad (V1)'s otherwise.
-#ifndef ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_
-#define ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_
+#ifndef ACLNN_CPU_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_
+#define ACLNN_CPU_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_
 
 #include <cstdint>
 #include <vector>
@@ -37,4 +37,4 @@ Tensor MseLossGrad(const Tensor& grad_output, const Tensor& self, const Tensor& 
 
 }  // namespace golden
 
-#endif  // ACLNN_CPU_TESTS_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_
+#endif  // ACLNN_CPU_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_

@@ -1,8 +1,8 @@
 // The golden's shared parts: dtypes, conversions computed through double arithmetic (not bit
 // tricks), tensors and views of them, and its own broadcasting. It shares no computation with
 // src/ (only the dtype names of src/kernel/dtype.h).
-#ifndef ACLNN_CPU_TESTS_GOLDEN_GOLDEN_COMMON_H_
-#define ACLNN_CPU_TESTS_GOLDEN_GOLDEN_COMMON_H_
+#ifndef ACLNN_CPU_GOLDEN_GOLDEN_COMMON_H_
+#define ACLNN_CPU_GOLDEN_GOLDEN_COMMON_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -105,4 +105,4 @@ class BroadcastWalk {
 
 }  // namespace golden
 
-#endif  // ACLNN_CPU_TESTS_GOLDEN_GOLDEN_COMMON_H_
+#endif  // ACLNN_CPU_GOLDEN_GOLDEN_COMMON_H_
