@@ -32,6 +32,11 @@ struct aclTensor {
   bool numel_overflows = false;
   int64_t storage_numel = 0;
   int64_t element_size = 0;  // DataTypeSize(dtype)
+  // For a view with elements: its last element's index from data, offset + sum (dim - 1) * stride
+  // (last_overflows when that overflows int64); the storage's bytes (-1 on overflow).
+  int64_t last_element = 0;
+  bool last_overflows = false;
+  int64_t storage_bytes = 0;
 };
 
 // What aclCreateScalar records: a copy of the caller's value, as raw bytes of its dtype.

@@ -135,6 +135,18 @@ std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims,
   if (tensor->numel_overflows) tensor->numel = INT64_MAX;
   if (!kernel::CheckedNumel(tensor->storage_dims, &tensor->storage_numel)) tensor->storage_numel = -1;
   tensor->element_size = static_cast<int64_t>(DataTypeSize(dtype_value));
+  if (tensor->numel > 0 && !tensor->numel_overflows) {
+    tensor->last_element = offset;
+    for (uint64_t i = 0; i < viewDimsNum && !tensor->last_overflows; ++i) {
+      int64_t step = 0;
+      tensor->last_overflows = !kernel::CheckedMul(tensor->view_dims[i] - 1, tensor->strides[i], &step) ||
+                               !kernel::CheckedAdd(tensor->last_element, step, &tensor->last_element);
+    }
+  }
+  if (tensor->storage_numel < 0 ||
+      !kernel::CheckedMul(tensor->storage_numel, tensor->element_size, &tensor->storage_bytes)) {
+    tensor->storage_bytes = -1;
+  }
   return tensor;
 }
 

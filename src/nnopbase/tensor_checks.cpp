@@ -163,16 +163,12 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
   *span = ByteSpan{};
   if (numel == 0) return ACLNN_SUCCESS;  // nothing is read or written
   if (tensor.data == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, who() + " has a null data pointer");
-  // The last element's index: offset + sum (dim - 1) * stride, all without overflow.
-  int64_t last = tensor.offset;
-  for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
-    int64_t step = 0;
-    if (!kernel::CheckedMul(tensor.view_dims[i] - 1, tensor.strides[i], &step) ||
-        !kernel::CheckedAdd(last, step, &last)) {
-      return Fail(ACLNN_ERR_PARAM_INVALID, who() + " view " + DimsText(tensor.view_dims) + " with strides " +
-                                               DimsText(tensor.strides) + " and offset " +
-                                               std::to_string(tensor.offset) + " overflows int64");
-    }
+  // The last element's index and the storage's bytes, counted when the tensor was described.
+  const int64_t last = tensor.last_element;
+  if (tensor.last_overflows) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, who() + " view " + DimsText(tensor.view_dims) + " with strides " +
+                                             DimsText(tensor.strides) + " and offset " + std::to_string(tensor.offset) +
+                                             " overflows int64");
   }
   const int64_t storage_numel = tensor.storage_numel;
   if (storage_numel < 0) {
@@ -186,8 +182,8 @@ aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor
                                              " elements");
   }
   const int64_t element_size = tensor.element_size;
-  int64_t storage_bytes = 0;
-  if (!kernel::CheckedMul(storage_numel, element_size, &storage_bytes)) {
+  const int64_t storage_bytes = tensor.storage_bytes;
+  if (storage_bytes < 0) {
     return Fail(ACLNN_ERR_PARAM_INVALID, who() + " storage " + DimsText(tensor.storage_dims) + " overflows in bytes");
   }
   *storage = MemoryRange{tensor.data, static_cast<uint64_t>(storage_bytes), name};
