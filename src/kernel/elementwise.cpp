@@ -94,8 +94,16 @@ bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int 
                   ShapeToString(out_shape));
     }
   }
-  ElementwisePlan& result = *plan;  // filled in place; unspecified on failure
-  result = ElementwisePlan();
+  // Filled in place (unspecified on failure): every scalar set, the arrays only for the operands
+  // and dims the plan has -- entries past them mean nothing and keep what they held.
+  ElementwisePlan& result = *plan;
+  result.rank = 1;
+  result.tile_elems = 1;
+  result.num_tiles = 0;
+  result.block_dim = -1;
+  result.block_rows = 0;
+  result.block_cols = 0;
+  result.staged_mask = 0;
   result.num_operands = count;
   result.numel = Numel(out_shape);
   for (int i = 0; i < count; ++i) result.element_size[i] = operands[i].element_size;
