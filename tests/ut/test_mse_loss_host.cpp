@@ -134,6 +134,19 @@ TEST(MseLossInferShape, PredictAndLabelMustHaveOneShape) {
   EXPECT_FALSE(mse::InferShape({3}, {4}, Typed("none"), &y, nullptr));  // no message asked for
 }
 
+// The one rule for out's shape, as the aclnn layer checks it and the tiling plans it.
+TEST(MseLossInferShape, ReducedShapeForEachReductionAndDim0) {
+  using aclcpu::loss::Reduction;
+  EXPECT_EQ(mse::ReducedShape({3, 4}, Reduction::kNone, false), (Shape{3, 4}));
+  EXPECT_EQ(mse::ReducedShape({3, 4}, Reduction::kNone, true), (Shape{3, 4}));  // none keeps every dim
+  for (Reduction r : {Reduction::kMean, Reduction::kSum}) {
+    EXPECT_EQ(mse::ReducedShape({3, 4}, r, false), Shape{});
+    EXPECT_EQ(mse::ReducedShape({3, 4}, r, true), Shape{4});
+    EXPECT_EQ(mse::ReducedShape({5}, r, true), Shape{});
+    EXPECT_EQ(mse::ReducedShape({}, r, true), Shape{});  // a 0-d one has no dim 0 to drop
+  }
+}
+
 TEST(MseLossInferDtype, TakesPredicts) {
   for (DType dtype : kDtypes) EXPECT_EQ(mse::InferDtype(dtype), dtype);
 }

@@ -10,6 +10,7 @@
 
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "op_graph/mse_loss_def.h"
+#include "op_host/mse_loss_infer.h"
 #include "op_host/mse_loss_tiling.h"
 #include "op_kernel/mse_loss_kernel.h"
 #include "ops/common/op_api/aclnn_op.h"
@@ -68,15 +69,11 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
                                                   ", whose element count overflows int64");
   }
   const bool none = api_reduction == loss::Reduction::kNone;
-  if (none) {
-    if (aclnnStatus status = call.CheckShape(kOut, broadcast, "the broadcast shape")) return status;
-  } else if (axis0) {
-    const kernel::Shape reduced(broadcast.begin() + (broadcast.empty() ? 0 : 1), broadcast.end());
-    if (aclnnStatus status = call.CheckShape(kOut, reduced, "the broadcast shape without dim 0")) return status;
-  } else if (aclnnStatus status =
-                 call.CheckShape(kOut, {},
-                                 api_reduction == loss::Reduction::kMean ? "the 0-d shape of reduction mean"
-                                                                         : "the 0-d shape of reduction sum")) {
+  const char* expected_what = none                                      ? "the broadcast shape"
+                              : axis0                                   ? "the broadcast shape without dim 0"
+                              : api_reduction == loss::Reduction::kMean ? "the 0-d shape of reduction mean"
+                                                                        : "the 0-d shape of reduction sum";
+  if (aclnnStatus status = call.CheckShape(kOut, ReducedShape(broadcast, api_reduction, axis0), expected_what)) {
     return status;
   }
   if (aclnnStatus status = call.CheckFormats()) return status;

@@ -14,8 +14,14 @@ bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, loss::
     }
     return false;
   }
-  *y = reduction == loss::Reduction::kNone ? predict : kernel::Shape{};
+  *y = ReducedShape(predict, reduction, false);
   return true;
+}
+
+kernel::Shape ReducedShape(const kernel::Shape& losses, loss::Reduction reduction, bool over_dim0) {
+  if (reduction == loss::Reduction::kNone) return losses;
+  if (over_dim0 && !losses.empty()) return kernel::Shape(losses.begin() + 1, losses.end());
+  return kernel::Shape{};
 }
 
 kernel::DType InferDtype(kernel::DType predict) { return predict; }

@@ -17,6 +17,10 @@ namespace mse_loss {
 bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, loss::Reduction reduction, kernel::Shape* y,
                 std::string* why);
 
+// The one rule for y's shape, given the losses' shape: the same for reduction none; for a mean or
+// sum over dim 0 (aclnnMseLossOut), without that dim (a 0-d one has none to drop); else 0-d.
+kernel::Shape ReducedShape(const kernel::Shape& losses, loss::Reduction reduction, bool over_dim0);
+
 // y's dtype: predict's.
 kernel::DType InferDtype(kernel::DType predict);
 

@@ -3,6 +3,8 @@
 #include <array>
 #include <vector>
 
+#include "mse_loss_infer.h"
+
 namespace aclcpu {
 namespace mse_loss {
 namespace {
@@ -141,12 +143,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   result.mean = input.reduction == loss::Reduction::kMean;
   result.threads = 1;
   result.workspace_bytes = 0;
-  kernel::Shape expected_y;  // all elements reduced: 0-d
-  if (none) {
-    expected_y = shape;
-  } else if (input.reduce_axis0 && !shape.empty()) {
-    expected_y.assign(shape.begin() + 1, shape.end());
-  }
+  const kernel::Shape expected_y = ReducedShape(shape, input.reduction, input.reduce_axis0);
   if (input.y.shape != expected_y) {
     return Fail("y " + kernel::ShapeToString(input.y.shape) + " is not " + kernel::ShapeToString(expected_y) +
                     " for reduction " + loss::ReductionName(input.reduction),
