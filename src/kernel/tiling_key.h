@@ -40,6 +40,19 @@ uint64_t EncodeTilingKey(const KeyTable& table, const uint32_t* values, size_t c
 // "name=value name=value ...", for logs.
 std::string TilingKeyText(const KeyTable& table, const uint32_t* values, size_t count);
 
+// The same for a typed key struct Key with `static const KeyTable& Table()` and `Values()` (its
+// fields as numbers, in the table's order).
+template <class Key>
+uint64_t EncodeTilingKey(const Key& key) {
+  const auto values = key.Values();
+  return EncodeTilingKey(Key::Table(), values.data(), values.size());
+}
+template <class Key>
+std::string TilingKeyText(const Key& key) {
+  const auto values = key.Values();
+  return TilingKeyText(Key::Table(), values.data(), values.size());
+}
+
 }  // namespace kernel
 }  // namespace aclcpu
 

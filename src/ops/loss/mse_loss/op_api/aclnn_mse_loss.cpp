@@ -14,7 +14,7 @@
 #include "op_host/mse_loss_tiling.h"
 #include "op_kernel/mse_loss_kernel.h"
 #include "ops/common/op_api/aclnn_op.h"
-#include "ops/loss/common/loss_reduction.h"
+#include "ops/loss/common/loss_api.h"
 
 namespace aclcpu {
 namespace mse_loss {
@@ -51,11 +51,8 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   for (int param : {kSelf, kTarget, kOut}) {
     if (aclnnStatus status = call.CheckDtype(param, dtypes)) return status;
   }
-  loss::Reduction api_reduction;
-  if (!loss::ReductionFromApi(reduction, &api_reduction)) {
-    return call.Fail(ACLNN_ERR_PARAM_INVALID,
-                     "reduction " + std::to_string(reduction) + " is invalid; expected " + loss::kReductionNumbers);
-  }
+  loss::Reduction api_reduction = loss::Reduction::kMean;  // set by CheckReduction
+  if (aclnnStatus status = loss::CheckReduction(call, reduction, &api_reduction)) return status;
   if (aclnnStatus status = call.CheckMaxRank({kSelf, kTarget})) return status;
   kernel::Shape broadcast;
   if (aclnnStatus status = call.Broadcast({kSelf, kTarget}, &broadcast)) return status;

@@ -14,21 +14,6 @@ bool Fail(const std::string& what, std::string* error) {
   return false;
 }
 
-// The key's fields as one list of numbers, in the table's order.
-std::array<uint32_t, 11> KeyValues(const KernelKey& key) {
-  return {static_cast<uint32_t>(key.reduce),
-          static_cast<uint32_t>(key.order),
-          static_cast<uint32_t>(key.mode),
-          key.stream_stores,
-          key.layout,
-          key.round_losses,
-          key.empty,
-          static_cast<uint32_t>(key.predict),
-          static_cast<uint32_t>(key.label),
-          static_cast<uint32_t>(key.compute),
-          static_cast<uint32_t>(key.store)};
-}
-
 }  // namespace
 
 bool MseLossV2SplitA2(int64_t n, kernel::DType dtype, const SocFacts& soc, kernel::NpuSplit* split) {
@@ -90,14 +75,18 @@ const kernel::KeyTable& KernelKey::Table() {
   return table;
 }
 
-uint64_t KernelKey::Encode() const {
-  const auto values = KeyValues(*this);
-  return kernel::EncodeTilingKey(Table(), values.data(), values.size());
-}
-
-std::string KernelKey::ToString() const {
-  const auto values = KeyValues(*this);
-  return kernel::TilingKeyText(Table(), values.data(), values.size());
+std::array<uint32_t, 11> KernelKey::Values() const {
+  return {static_cast<uint32_t>(reduce),
+          static_cast<uint32_t>(order),
+          static_cast<uint32_t>(mode),
+          stream_stores,
+          layout,
+          round_losses,
+          empty,
+          static_cast<uint32_t>(predict),
+          static_cast<uint32_t>(label),
+          static_cast<uint32_t>(compute),
+          static_cast<uint32_t>(store)};
 }
 
 bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* error) {

@@ -4,6 +4,7 @@
 #ifndef ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_TILING_H_
 #define ACLNN_CPU_OPS_MSE_LOSS_OP_HOST_TILING_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -77,9 +78,10 @@ struct KernelKey {
   kernel::DType compute = kernel::DType::kFloat32, store = kernel::DType::kFloat32;
 
   static const kernel::KeyTable& Table();
+  std::array<uint32_t, 11> Values() const;  // the fields as numbers, in the table's order
   // ops-nn's numeric form, for logs and tests (kernel/tiling_key.h); and as text.
-  uint64_t Encode() const;
-  std::string ToString() const;
+  uint64_t Encode() const { return kernel::EncodeTilingKey(*this); }
+  std::string ToString() const { return kernel::TilingKeyText(*this); }
 };
 
 struct TilingData {

@@ -12,7 +12,7 @@
 #include "op_host/mse_loss_grad_tiling.h"
 #include "op_kernel/mse_loss_grad_kernel.h"
 #include "ops/common/op_api/aclnn_op.h"
-#include "ops/loss/common/loss_reduction.h"
+#include "ops/loss/common/loss_api.h"
 
 namespace aclcpu {
 namespace mse_loss_grad {
@@ -47,17 +47,14 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
     return status;
   }
   const std::vector<kernel::DType>& dtypes = Definition().dtypes;
-  loss::Reduction api_reduction;
+  loss::Reduction api_reduction = loss::Reduction::kMean;  // set by CheckReduction
   TilingInput tiling_input;
   std::string why;
   if (aclnnStatus status = call.CheckDtype(kSelf, dtypes)) return status;
   if (aclnnStatus status = call.CheckSameDtype(kGradOutput, kSelf)) return status;
   if (aclnnStatus status = call.CheckSameDtype(kTarget, kSelf)) return status;
   if (aclnnStatus status = call.CheckDtype(kOut, dtypes)) return status;
-  if (!loss::ReductionFromApi(reduction, &api_reduction)) {
-    return call.Fail(ACLNN_ERR_PARAM_INVALID,
-                     "reduction " + std::to_string(reduction) + " is invalid; expected " + loss::kReductionNumbers);
-  }
+  if (aclnnStatus status = loss::CheckReduction(call, reduction, &api_reduction)) return status;
   if (aclnnStatus status = call.CheckMaxRank({kGradOutput, kSelf, kTarget})) return status;
   if (aclnnStatus status = call.CheckFormats()) return status;
   kernel::Shape broadcast;  // y's shape: infer shape's rule, run once by the checks

@@ -14,16 +14,6 @@ bool CheckSameDtype(const char* name, kernel::DType dtype, kernel::DType predict
   return false;
 }
 
-// The key's fields as one list of numbers, in the table's order.
-std::array<uint32_t, 6> KeyValues(const KernelKey& key) {
-  return {static_cast<uint32_t>(key.mode),
-          key.dout_is_scalar,
-          key.stream_stores,
-          key.layout,
-          static_cast<uint32_t>(key.dtype),
-          static_cast<uint32_t>(key.store_dtype)};
-}
-
 }  // namespace
 
 const kernel::KeyTable& KernelKey::Table() {
@@ -39,14 +29,9 @@ const kernel::KeyTable& KernelKey::Table() {
   return table;
 }
 
-uint64_t KernelKey::Encode() const {
-  const auto values = KeyValues(*this);
-  return kernel::EncodeTilingKey(Table(), values.data(), values.size());
-}
-
-std::string KernelKey::ToString() const {
-  const auto values = KeyValues(*this);
-  return kernel::TilingKeyText(Table(), values.data(), values.size());
+std::array<uint32_t, 6> KernelKey::Values() const {
+  return {static_cast<uint32_t>(mode),       dout_is_scalar, stream_stores, layout, static_cast<uint32_t>(dtype),
+          static_cast<uint32_t>(store_dtype)};
 }
 
 bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* error) {

@@ -3,6 +3,7 @@
 #ifndef ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_HOST_TILING_H_
 #define ACLNN_CPU_OPS_MSE_LOSS_GRAD_OP_HOST_TILING_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -54,9 +55,10 @@ struct KernelKey {
   kernel::DType store_dtype = kernel::DType::kFloat32;
 
   static const kernel::KeyTable& Table();
+  std::array<uint32_t, 6> Values() const;  // the fields as numbers, in the table's order
   // ops-nn's numeric form, for logs and tests (kernel/tiling_key.h); and as text.
-  uint64_t Encode() const;
-  std::string ToString() const;
+  uint64_t Encode() const { return kernel::EncodeTilingKey(*this); }
+  std::string ToString() const { return kernel::TilingKeyText(*this); }
 };
 
 struct TilingData {
