@@ -1,4 +1,4 @@
-// The golden of MseLossGrad: SPEC.md §3 as plain scalar code, one element at a time. The mean's
+// The golden of MseLossGrad: README "Exact semantics" as plain scalar code, one element at a time. The mean's
 // coefficient is that of the kernel the call reaches on the NPU (ops-nn's l0 routing, restated):
 // MseLossGradV2's on 910B, 910_93 and 310P when gradOutput, self and target have one view shape and
 // one format, MseLossGrad (V1)'s otherwise.
