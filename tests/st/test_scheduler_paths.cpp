@@ -95,39 +95,38 @@ TEST(SchedulerPaths, TilingPicksThePathsTheyTest) {
   namespace mse = aclcpu::mse_loss_grad;
   using aclcpu::kernel::DType;
   auto mode = [](const Shape& self, const Shape& self_strides, const Shape& target) {
-    mse::TilingInput input;
-    input.predict = {DType::kFloat32, self, self_strides, nullptr};
-    input.label = {DType::kFloat32, target, aclcpu::kernel::ContiguousStrides(target), nullptr};
-    input.dout = {DType::kFloat32, self, aclcpu::kernel::ContiguousStrides(self), nullptr};
-    input.y = {DType::kFloat32, self, aclcpu::kernel::ContiguousStrides(self), nullptr};
-    input.platform = mse::TilingPlatform{2, 1 << 20, 32 << 20};
+    aclcpu::kernel::ElementwiseOpInput input;
+    input.operands[mse::kPredict] = {DType::kFloat32, self, self_strides, nullptr};
+    input.operands[mse::kLabel] = {DType::kFloat32, target, aclcpu::kernel::ContiguousStrides(target), nullptr};
+    input.operands[mse::kDout] = {DType::kFloat32, self, aclcpu::kernel::ContiguousStrides(self), nullptr};
+    input.operands[mse::kY] = {DType::kFloat32, self, aclcpu::kernel::ContiguousStrides(self), nullptr};
+    input.platform = aclcpu::kernel::Platform{2, 1 << 20, 32 << 20};
     mse::TilingData data;
     std::string error;
-    EXPECT_TRUE(mse::ComputeTiling(input, &data, &error)) << error;
+    EXPECT_TRUE(mse::ComputeTiling(&input, mse::Attributes{}, &data, &error)) << error;
     return data.key.mode;
   };
-  EXPECT_EQ(mode({64, 64}, {64, 1}, {64, 64}), mse::ScheduleMode::kContiguous);
-  EXPECT_EQ(mode({64, 64}, {64, 1}, {1, 64}), mse::ScheduleMode::kBroadcast);
-  EXPECT_EQ(mode({64, 64}, {64, 1}, {64, 1}), mse::ScheduleMode::kBroadcast);
-  EXPECT_EQ(mode({64, 64}, {1, 64}, {64, 64}), mse::ScheduleMode::kBlocked);
+  EXPECT_EQ(mode({64, 64}, {64, 1}, {64, 64}), aclcpu::kernel::ScheduleMode::kContiguous);
+  EXPECT_EQ(mode({64, 64}, {64, 1}, {1, 64}), aclcpu::kernel::ScheduleMode::kBroadcast);
+  EXPECT_EQ(mode({64, 64}, {64, 1}, {64, 1}), aclcpu::kernel::ScheduleMode::kBroadcast);
+  EXPECT_EQ(mode({64, 64}, {1, 64}, {64, 64}), aclcpu::kernel::ScheduleMode::kBlocked);
 }
 
 TEST(SchedulerPaths, SizesAroundTheGrainTileAndBlock) {
   ThreadCountGuard guard;
   namespace mse = aclcpu::mse_loss_grad;
   // The tile size the tiling picks on this host for a large contiguous FLOAT launch on 2 threads.
-  mse::TilingInput input;
+  aclcpu::kernel::ElementwiseOpInput input;
   const Shape big{int64_t{1} << 22};
   const Shape unit = aclcpu::kernel::ContiguousStrides(big);
-  for (auto* view : {&input.predict, &input.label, &input.dout, &input.y})
-    *view = {aclcpu::kernel::DType::kFloat32, big, unit, nullptr};
-  input.platform = mse::TilingPlatform{2, aclcpu::HostPlatform().l2_bytes, aclcpu::HostPlatform().llc_bytes};
+  for (aclcpu::kernel::TensorView& view : input.operands) view = {aclcpu::kernel::DType::kFloat32, big, unit, nullptr};
+  input.platform = aclcpu::kernel::Platform{2, aclcpu::HostPlatform().l2_bytes, aclcpu::HostPlatform().llc_bytes};
   mse::TilingData data;
   std::string error;
-  ASSERT_TRUE(mse::ComputeTiling(input, &data, &error)) << error;
+  ASSERT_TRUE(mse::ComputeTiling(&input, mse::Attributes{}, &data, &error)) << error;
   const int64_t tile = data.plan.tile_elems;
   uint32_t seed = 100;
-  for (int64_t base : {mse::kParallelGrain, tile, 2 * tile}) {
+  for (int64_t base : {aclcpu::kernel::kParallelGrain, tile, 2 * tile}) {
     for (int64_t n : {base - 1, base, base + 1}) {
       for (int threads : {1, 2, 3})
         RunCase(ACL_FLOAT, ACL_FLOAT, {n}, {n}, Layout::kContiguous, {n}, Layout::kContiguous, threads, seed++);

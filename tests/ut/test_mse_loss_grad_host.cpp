@@ -20,6 +20,8 @@ namespace {
 
 namespace mse = aclcpu::mse_loss_grad;
 using aclcpu::kernel::DType;
+using aclcpu::kernel::Platform;
+using aclcpu::kernel::ScheduleMode;
 using aclcpu::kernel::Shape;
 using aclcpu::kernel::TensorView;
 
@@ -27,21 +29,32 @@ TensorView View(DType dtype, const Shape& shape) {
   return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
 }
 
-mse::TilingInput Input(DType dtype, const Shape& predict, const Shape& label, const Shape& dout,
-                       const std::string& reduction) {
-  aclcpu::loss::Reduction typed = aclcpu::loss::Reduction::kMean;
-  EXPECT_TRUE(aclcpu::loss::ReductionFromName(reduction, &typed)) << reduction;
-  mse::TilingInput input;
-  input.predict = View(dtype, predict);
-  input.label = View(dtype, label);
-  input.dout = View(dtype, dout);
+// A tiling's input: the operands as phase one fills them, and the attributes.
+struct TestInput {
+  aclcpu::kernel::ElementwiseOpInput operands;
+  mse::Attributes attributes;
+  TensorView& label() { return operands.operands[mse::kLabel]; }
+  TensorView& dout() { return operands.operands[mse::kDout]; }
+  TensorView& y() { return operands.operands[mse::kY]; }
+};
+
+TestInput MakeInput(DType dtype, const Shape& predict, const Shape& label, const Shape& dout,
+                    const std::string& reduction) {
+  TestInput input;
+  EXPECT_TRUE(aclcpu::loss::ReductionFromName(reduction, &input.attributes.reduction)) << reduction;
+  input.operands.operands[mse::kPredict] = View(dtype, predict);
+  input.label() = View(dtype, label);
+  input.dout() = View(dtype, dout);
   Shape y;
   EXPECT_TRUE(mse::InferShape(predict, label, dout, &y, nullptr));
-  input.y = View(dtype, y);
-  input.store_dtype = dtype;
-  input.reduction = typed;
-  input.platform = mse::TilingPlatform{4, 1 << 20};
+  input.y() = View(dtype, y);
+  input.operands.store_dtype = dtype;
+  input.operands.platform = Platform{4, 1 << 20};
   return input;
+}
+
+bool Tile(TestInput input, mse::TilingData* data, std::string* error) {
+  return mse::ComputeTiling(&input.operands, input.attributes, data, error);
 }
 
 TEST(Definition, InputsOutputAttribute) {
@@ -103,17 +116,17 @@ TEST(Reduction, TheApisNumbersAndTheDefinitionsNamesAgree) {
 TEST(Tiling, CofForEachReduction) {
   mse::TilingData data;
   std::string error;
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "mean"), &data, &error)) << error;
-  EXPECT_EQ(data.cof, 0.5f);
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "sum"), &data, &error));
-  EXPECT_EQ(data.cof, 2.0f);
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "none"), &data, &error));
-  EXPECT_EQ(data.cof, 2.0f);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "mean"), &data, &error)) << error;
+  EXPECT_EQ(data.scalar, 0.5f);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "sum"), &data, &error));
+  EXPECT_EQ(data.scalar, 2.0f);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "none"), &data, &error));
+  EXPECT_EQ(data.scalar, 2.0f);
   // numel is predict's own shape, not the broadcast one; computed in double, then rounded.
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {3}, {7, 3}, {7, 3}, "mean"), &data, &error));
-  EXPECT_EQ(data.cof, static_cast<float>(2.0 / 3.0));
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {}, {5}, {5}, "mean"), &data, &error));
-  EXPECT_EQ(data.cof, 2.0f);  // a 0-d predict has one element
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {3}, {7, 3}, {7, 3}, "mean"), &data, &error));
+  EXPECT_EQ(data.scalar, static_cast<float>(2.0 / 3.0));
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {}, {5}, {5}, "mean"), &data, &error));
+  EXPECT_EQ(data.scalar, 2.0f);  // a 0-d predict has one element
 }
 
 // Each kernel's mean coefficient: MseLossGradV2's 1.0f / R * 2.0f, R a float32 running product of
@@ -121,12 +134,12 @@ TEST(Tiling, CofForEachReduction) {
 // The same while the product is exact (numel below 2^24), apart beyond.
 TEST(Tiling, CofOfEachKernel) {
   auto cof = [](const Shape& predict, mse::CofRule rule) {
-    mse::TilingInput input = Input(DType::kFloat32, predict, predict, predict, "mean");
-    input.cof_rule = rule;
+    TestInput input = MakeInput(DType::kFloat32, predict, predict, predict, "mean");
+    input.attributes.cof_rule = rule;
     mse::TilingData data;
     std::string error;
-    EXPECT_TRUE(mse::ComputeTiling(input, &data, &error)) << error;
-    return data.cof;
+    EXPECT_TRUE(Tile(input, &data, &error)) << error;
+    return data.scalar;
   };
   using mse::CofRule;
   for (const Shape& shape : {Shape{3, 41}, Shape{7, 11, 13}, Shape{4096, 4095}, Shape{16777215}, Shape{}}) {
@@ -145,49 +158,49 @@ TEST(Tiling, CofOfEachKernel) {
 TEST(Tiling, MeanOverEmptyPredictIsRejected) {
   mse::TilingData data;
   std::string error;
-  EXPECT_FALSE(mse::ComputeTiling(Input(DType::kFloat32, {0, 3}, {0, 3}, {0, 3}, "mean"), &data, &error));
+  EXPECT_FALSE(Tile(MakeInput(DType::kFloat32, {0, 3}, {0, 3}, {0, 3}, "mean"), &data, &error));
   EXPECT_NE(error.find("predict cannot be empty when reduction is mean"), std::string::npos) << error;
-  EXPECT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {0, 3}, {0, 3}, {0, 3}, "sum"), &data, &error));
+  EXPECT_TRUE(Tile(MakeInput(DType::kFloat32, {0, 3}, {0, 3}, {0, 3}, "sum"), &data, &error));
 }
 
 TEST(Tiling, DoutIsScalarForZeroDAndOneElement) {
   mse::TilingData data;
   std::string error;
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {}, "mean"), &data, &error));
-  EXPECT_TRUE(data.key.dout_is_scalar);
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {1, 1}, "mean"), &data, &error));
-  EXPECT_TRUE(data.key.dout_is_scalar);
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat16, {8}, {8}, {8}, "mean"), &data, &error));
-  EXPECT_FALSE(data.key.dout_is_scalar);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat16, {8}, {8}, {}, "mean"), &data, &error));
+  EXPECT_TRUE(data.key.scalar_input);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat16, {8}, {8}, {1, 1}, "mean"), &data, &error));
+  EXPECT_TRUE(data.key.scalar_input);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat16, {8}, {8}, {8}, "mean"), &data, &error));
+  EXPECT_FALSE(data.key.scalar_input);
   EXPECT_EQ(data.plan.num_operands, 4);
 }
 
 TEST(Tiling, DtypeMismatchesAreNamed) {
   mse::TilingData data;
   std::string error;
-  mse::TilingInput input = Input(DType::kFloat32, {4}, {4}, {4}, "mean");
-  input.label.dtype = DType::kFloat16;
-  EXPECT_FALSE(mse::ComputeTiling(input, &data, &error));
+  TestInput input = MakeInput(DType::kFloat32, {4}, {4}, {4}, "mean");
+  input.label().dtype = DType::kFloat16;
+  EXPECT_FALSE(Tile(input, &data, &error));
   EXPECT_NE(error.find("label dtype FLOAT16 differs from predict dtype FLOAT"), std::string::npos) << error;
-  input = Input(DType::kFloat32, {4}, {4}, {4}, "mean");
-  input.dout.dtype = DType::kBFloat16;
-  EXPECT_FALSE(mse::ComputeTiling(input, &data, &error));
+  input = MakeInput(DType::kFloat32, {4}, {4}, {4}, "mean");
+  input.dout().dtype = DType::kBFloat16;
+  EXPECT_FALSE(Tile(input, &data, &error));
   EXPECT_NE(error.find("dout dtype BF16"), std::string::npos) << error;
-  input = Input(DType::kFloat32, {4}, {4}, {4}, "mean");
-  input.y.dtype = DType::kFloat16;
-  EXPECT_FALSE(mse::ComputeTiling(input, &data, &error));
+  input = MakeInput(DType::kFloat32, {4}, {4}, {4}, "mean");
+  input.y().dtype = DType::kFloat16;
+  EXPECT_FALSE(Tile(input, &data, &error));
   EXPECT_NE(error.find("y dtype FLOAT16"), std::string::npos) << error;
 }
 
 TEST(Tiling, ScheduleModeAndKey) {
   mse::TilingData flat, broadcast, scalar;
   std::string error;
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean"), &flat, &error));
-  EXPECT_EQ(flat.key.mode, mse::ScheduleMode::kContiguous);
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {32}, {64, 32}, "mean"), &broadcast, &error));
-  EXPECT_EQ(broadcast.key.mode, mse::ScheduleMode::kBroadcast);
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 32}, {}, "mean"), &scalar, &error));
-  EXPECT_EQ(scalar.key.mode, mse::ScheduleMode::kContiguous);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean"), &flat, &error));
+  EXPECT_EQ(flat.key.mode, ScheduleMode::kContiguous);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {64, 32}, {32}, {64, 32}, "mean"), &broadcast, &error));
+  EXPECT_EQ(broadcast.key.mode, ScheduleMode::kBroadcast);
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {64, 32}, {64, 32}, {}, "mean"), &scalar, &error));
+  EXPECT_EQ(scalar.key.mode, ScheduleMode::kContiguous);
   // The layout names the inner loop: a row of label is read straight like a full label; one
   // value of dout repeats (bit 2), as a column of label does (bit 1); a transposed input is
   // gathered.
@@ -195,17 +208,17 @@ TEST(Tiling, ScheduleModeAndKey) {
   EXPECT_EQ(broadcast.key.layout, 0u);
   EXPECT_EQ(scalar.key.layout, 4u);
   mse::TilingData column, transposed;
-  ASSERT_TRUE(mse::ComputeTiling(Input(DType::kFloat32, {64, 32}, {64, 1}, {64, 32}, "mean"), &column, &error));
+  ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {64, 32}, {64, 1}, {64, 32}, "mean"), &column, &error));
   EXPECT_EQ(column.key.layout, 2u);
-  mse::TilingInput strided = Input(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean");
-  strided.label.strides = {1, 64};
-  strided.platform.threads = 1;
-  ASSERT_TRUE(mse::ComputeTiling(strided, &transposed, &error));
-  EXPECT_EQ(transposed.key.mode, mse::ScheduleMode::kBlocked);
+  TestInput strided = MakeInput(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean");
+  strided.label().strides = {1, 64};
+  strided.operands.platform.threads = 1;
+  ASSERT_TRUE(Tile(strided, &transposed, &error));
+  EXPECT_EQ(transposed.key.mode, ScheduleMode::kBlocked);
   EXPECT_EQ(transposed.key.layout, 0u);  // read from its staged copy
   // Every variant has its own number; the numbers pack the table's fields from the lowest bits.
   std::set<uint64_t> keys;
-  for (auto mode : {mse::ScheduleMode::kContiguous, mse::ScheduleMode::kBroadcast, mse::ScheduleMode::kBlocked}) {
+  for (auto mode : {ScheduleMode::kContiguous, ScheduleMode::kBroadcast, ScheduleMode::kBlocked}) {
     for (bool s : {false, true}) {
       for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
         for (DType store : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
@@ -221,12 +234,12 @@ TEST(Tiling, ScheduleModeAndKey) {
     }
   }
   EXPECT_EQ(keys.size(), 108u * 9);
-  // schMode 1 (index 1, bits 0-1), doutIsScalar (bit 2), layout 2 (index 2, bits 4-7), FLOAT16 (1,
+  // schMode 1 (index 1, bits 0-1), scalarInput (doutIsScalar, bit 2), layout 2 (index 2, bits 4-7), FLOAT16 (1,
   // bits 8-15), BF16 (27, bits 16-23).
-  const mse::KernelKey example{mse::ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
+  const mse::KernelKey example{ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
   EXPECT_EQ(example.Encode(), 1u + 4u + (2u << 4) + (1u << 8) + (27u << 16));
-  EXPECT_EQ(example.ToString(), "schMode=1 doutIsScalar=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16");
-  const mse::KernelKey no_layout{mse::ScheduleMode::kBroadcast,      false,           false,
+  EXPECT_EQ(example.ToString(), "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16");
+  const mse::KernelKey no_layout{ScheduleMode::kBroadcast,           false,           false,
                                  aclcpu::kernel::kStridedLayout + 1, DType::kFloat32, DType::kFloat32};
   EXPECT_EQ(no_layout.Encode(), aclcpu::kernel::kInvalidTilingKey);
   EXPECT_NE(flat.key.Encode(), scalar.key.Encode());
@@ -236,18 +249,18 @@ TEST(Tiling, ScheduleModeAndKey) {
 TEST(Tiling, SplitFollowsThePlatform) {
   mse::TilingData data;
   std::string error;
-  mse::TilingInput small = Input(DType::kFloat32, {100}, {100}, {100}, "none");
-  ASSERT_TRUE(mse::ComputeTiling(small, &data, &error));
+  TestInput small = MakeInput(DType::kFloat32, {100}, {100}, {100}, "none");
+  ASSERT_TRUE(Tile(small, &data, &error));
   EXPECT_EQ(data.threads, 1);  // below the grain: one thread
-  mse::TilingInput big = Input(DType::kFloat32, {1 << 20}, {1 << 20}, {1 << 20}, "none");
-  big.platform = mse::TilingPlatform{4, 256 << 10};
-  ASSERT_TRUE(mse::ComputeTiling(big, &data, &error));
+  TestInput big = MakeInput(DType::kFloat32, {1 << 20}, {1 << 20}, {1 << 20}, "none");
+  big.operands.platform = Platform{4, 256 << 10};
+  ASSERT_TRUE(Tile(big, &data, &error));
   EXPECT_EQ(data.threads, 4);
   EXPECT_GE(data.plan.num_tiles, 4);
   EXPECT_LE(data.plan.tile_elems * 16, 256 << 10);  // four operands of 4 bytes fit half the L2
   EXPECT_EQ(data.plan.tile_elems % 256, 0);
-  big.platform = mse::TilingPlatform{1, 256 << 10};
-  ASSERT_TRUE(mse::ComputeTiling(big, &data, &error));
+  big.operands.platform = Platform{1, 256 << 10};
+  ASSERT_TRUE(Tile(big, &data, &error));
   EXPECT_EQ(data.threads, 1);
 }
 
@@ -266,10 +279,10 @@ TEST(Kernel, MatchesTheGoldenForEveryDtypeAndVariant) {
         for (int64_t d : t->shape) n *= d;
         for (int64_t i = 0; i < n; ++i) t->bits.push_back(golden::Narrow(g, value(rng)));
       }
-      mse::TilingInput input = Input(dtype, predict.shape, label.shape, dout.shape, "mean");
+      TestInput input = MakeInput(dtype, predict.shape, label.shape, dout.shape, "mean");
       mse::TilingData tiling;
       std::string error;
-      ASSERT_TRUE(mse::ComputeTiling(input, &tiling, &error)) << error;
+      ASSERT_TRUE(Tile(input, &tiling, &error)) << error;
       const int64_t size = aclcpu::kernel::ElementSize(dtype);
       auto pack = [size](const golden::Tensor& t) {
         std::vector<char> bytes(t.bits.size() * size);
@@ -278,7 +291,8 @@ TEST(Kernel, MatchesTheGoldenForEveryDtypeAndVariant) {
       };
       std::vector<char> p = pack(predict), l = pack(label), d = pack(dout), y(33 * 17 * size);
       aclcpu::kernel::InlineRunner runner;
-      mse::RunKernel(tiling, mse::SelectKernel(tiling.key), p.data(), l.data(), d.data(), y.data(), runner);
+      const char* inputs[] = {p.data(), l.data(), d.data()};
+      aclcpu::kernel::RunElementwiseOp(tiling, mse::SelectKernel(tiling.key), inputs, y.data(), runner);
       const golden::Tensor expected = golden::MseLossGrad(dout, predict, label, 1, g);
       for (size_t i = 0; i < expected.bits.size(); ++i) {
         uint32_t actual = 0;

@@ -48,13 +48,14 @@ HostTensor Contiguous(DType dtype, const Shape& shape, const std::vector<uint32_
 // Runs the kernel on host buffers (optionally with predict transposed) and compares with the golden.
 std::string RunAndCompare(DType dtype, DType store, const HostTensor& predict, const HostTensor& label,
                           const HostTensor& dout, const std::string& reduction, bool transpose_predict = false) {
-  mse::TilingInput input;
+  aclcpu::kernel::ElementwiseOpInput input;
+  aclcpu::kernel::TensorView& y_view = input.operands[mse::kY];
   auto view = [dtype](const HostTensor& t) {
     return aclcpu::kernel::TensorView{dtype, t.values.shape, t.strides, const_cast<char*>(t.bytes.data())};
   };
-  input.predict = view(predict);
-  input.label = view(label);
-  input.dout = view(dout);
+  input.operands[mse::kPredict] = view(predict);
+  input.operands[mse::kLabel] = view(label);
+  input.operands[mse::kDout] = view(dout);
   HostTensor transposed;
   if (transpose_predict) {  // the same values, stored column-major
     const Shape& shape = predict.values.shape;
@@ -66,23 +67,25 @@ std::string RunAndCompare(DType dtype, DType store, const HostTensor& predict, c
         std::memcpy(&transposed.bytes[(j * shape[0] + i) * size], &predict.values.bits[i * shape[1] + j], size);
       }
     }
-    input.predict = view(transposed);
+    input.operands[mse::kPredict] = view(transposed);
   }
-  EXPECT_TRUE(mse::InferShape(predict.values.shape, label.values.shape, dout.values.shape, &input.y.shape, nullptr));
-  input.y.dtype = dtype;
-  input.y.strides = aclcpu::kernel::ContiguousStrides(input.y.shape);
-  const int64_t n = aclcpu::kernel::Numel(input.y.shape);
+  EXPECT_TRUE(mse::InferShape(predict.values.shape, label.values.shape, dout.values.shape, &y_view.shape, nullptr));
+  y_view.dtype = dtype;
+  y_view.strides = aclcpu::kernel::ContiguousStrides(y_view.shape);
+  const int64_t n = aclcpu::kernel::Numel(y_view.shape);
   std::vector<char> y(static_cast<size_t>(n * aclcpu::kernel::ElementSize(store)) + 64);
-  input.y.data = y.data();
+  y_view.data = y.data();
   input.store_dtype = store;
-  if (!aclcpu::loss::ReductionFromName(reduction, &input.reduction)) return "no reduction " + reduction;
-  input.platform = mse::TilingPlatform{3, 64 << 10, 1 << 20};  // small caches: streaming stores too
+  mse::Attributes attributes;
+  if (!aclcpu::loss::ReductionFromName(reduction, &attributes.reduction)) return "no reduction " + reduction;
+  input.platform = aclcpu::kernel::Platform{3, 64 << 10, 1 << 20};  // small caches: streaming stores too
   mse::TilingData tiling;
   std::string error;
-  if (!mse::ComputeTiling(input, &tiling, &error)) return error;
+  if (!mse::ComputeTiling(&input, attributes, &tiling, &error)) return error;
   aclcpu::kernel::InlineRunner runner;
-  mse::RunKernel(tiling, mse::SelectKernel(tiling.key), input.predict.data, input.label.data, input.dout.data, y.data(),
-                 runner);
+  const char* inputs[] = {input.operands[mse::kPredict].data, input.operands[mse::kLabel].data,
+                          input.operands[mse::kDout].data};
+  aclcpu::kernel::RunElementwiseOp(tiling, mse::SelectKernel(tiling.key), inputs, y.data(), runner);
   const int golden_reduction = reduction == "none" ? 0 : (reduction == "mean" ? 1 : 2);
   const golden::Tensor expected =
       golden::MseLossGrad(dout.values, predict.values, label.values, golden_reduction, Golden(store));

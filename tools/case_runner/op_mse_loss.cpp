@@ -44,23 +44,18 @@ bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_d
   return true;
 }
 
-kernel::TensorView ViewOf(const TensorBuffer& buffer) {
-  return kernel::TensorView{buffer.dtype, buffer.shape, kernel::ContiguousStrides(buffer.shape), buffer.data};
-}
-
 struct AlignedFree {
   void operator()(char* p) const { ::operator delete (p, std::align_val_t{64}, std::nothrow); }
 };
 
 bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error) {
   mse::TilingInput tiling_input;
-  tiling_input.predict = ViewOf(inputs[kSelf]);
-  tiling_input.label = ViewOf(inputs[kTarget]);
-  tiling_input.y = ViewOf(y);  // infer dtype's: the compute dtype, stored as it is
+  tiling_input.predict = KernelView(inputs[kSelf]);
+  tiling_input.label = KernelView(inputs[kTarget]);
+  tiling_input.y = KernelView(y);  // infer dtype's: the compute dtype, stored as it is
   tiling_input.store_dtype = y.dtype;
-  tiling_input.fused = false;                                      // the kernel as the graph drives it
-  const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();  // as the aclnn layer tiles
-  tiling_input.platform = kernel::Platform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
+  tiling_input.fused = false;  // the kernel as the graph drives it
+  tiling_input.platform = KernelPlatform();
   mse::TilingData tiling;
   std::string why;
   if (!KernelReductionValue(c, &tiling_input.reduction, &why) || !mse::ComputeTiling(tiling_input, &tiling, &why)) {

@@ -34,27 +34,24 @@ bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_d
   return true;
 }
 
-kernel::TensorView ViewOf(const TensorBuffer& buffer) {
-  return kernel::TensorView{buffer.dtype, buffer.shape, kernel::ContiguousStrides(buffer.shape), buffer.data};
-}
-
 bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error) {
-  mse::TilingInput tiling_input;
-  tiling_input.predict = ViewOf(inputs[kSelf]);
-  tiling_input.label = ViewOf(inputs[kTarget]);
-  tiling_input.dout = ViewOf(inputs[kGrad]);
-  tiling_input.y = ViewOf(y);
+  aclcpu::kernel::ElementwiseOpInput tiling_input;
+  tiling_input.operands[mse::kPredict] = KernelView(inputs[kSelf]);
+  tiling_input.operands[mse::kLabel] = KernelView(inputs[kTarget]);
+  tiling_input.operands[mse::kDout] = KernelView(inputs[kGrad]);
+  tiling_input.operands[mse::kY] = KernelView(y);
   tiling_input.store_dtype = y.dtype;
-  const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();  // as the aclnn layer tiles
-  tiling_input.platform = mse::TilingPlatform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
+  tiling_input.platform = KernelPlatform();
+  mse::Attributes attributes;
   mse::TilingData tiling;
   std::string why;
-  if (!KernelReductionValue(c, &tiling_input.reduction, &why) || !mse::ComputeTiling(tiling_input, &tiling, &why)) {
+  if (!KernelReductionValue(c, &attributes.reduction, &why) ||
+      !mse::ComputeTiling(&tiling_input, attributes, &tiling, &why)) {
     *error = "tiling rejected the case: " + why;
     return false;
   }
-  mse::RunKernel(tiling, mse::SelectKernel(tiling.key), inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data,
-                 y.data, aclcpu::KernelThreadPool());
+  const char* data[] = {inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data};
+  aclcpu::kernel::RunElementwiseOp(tiling, mse::SelectKernel(tiling.key), data, y.data, aclcpu::KernelThreadPool());
   return true;
 }
 

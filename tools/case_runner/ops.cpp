@@ -6,6 +6,7 @@
 
 #include "golden/npu_of_soc.h"
 #include "kernel/shape.h"
+#include "nnopbase/nnopbase_internal.h"
 #include "ops/common/op_graph/op_def.h"
 #include "ops/loss/common/loss_reduction.h"
 #include "runtime/runtime_internal.h"
@@ -149,6 +150,16 @@ std::vector<const OpInfo*> OpsOfLevel(bool api) {
 
 std::string KernelOpNames(bool with_inputs) { return OpNames(OpsOfLevel(false), false, with_inputs); }
 std::string ApiOpNames(bool with_inputs) { return OpNames(OpsOfLevel(true), true, with_inputs); }
+
+aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer) {
+  return aclcpu::kernel::TensorView{buffer.dtype, buffer.shape, aclcpu::kernel::ContiguousStrides(buffer.shape),
+                                    buffer.data};
+}
+
+aclcpu::kernel::Platform KernelPlatform() {
+  const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();
+  return aclcpu::kernel::Platform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
+}
 
 bool ReductionNumber(const std::string& reduction, int64_t* number) {
   aclcpu::loss::Reduction value;

@@ -13,6 +13,8 @@
 #include "aclnn/aclnn_base.h"
 #include "case_model.h"
 #include "golden/golden_common.h"
+#include "kernel/schedule.h"
+#include "kernel/tensor_view.h"
 #include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
@@ -129,6 +131,11 @@ std::string KernelReduction(const Case& c);
 bool KernelReductionValue(const Case& c, aclcpu::loss::Reduction* reduction, std::string* why);
 // The name of the attribute a kernel op's rows set ("reduction"): its definition's first.
 const std::string& KernelAttributeName(const OpInfo& op);
+
+// A runner's buffer as the layers below the aclnn API see a tensor (contiguous, row-major).
+aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer);
+// The host as a kernel-level case is tiled for: as the aclnn layer tiles (threads, caches).
+aclcpu::kernel::Platform KernelPlatform();
 
 // The aclnn API's number (0 none, 1 mean, 2 sum) of a kernel-level reduction string; false for
 // an unknown string.

@@ -227,19 +227,22 @@ void PhaseOne::View(int param, kernel::TensorView* view) const {
   view->data = static_cast<char*>(t.data) + FirstElementBytes(t);
 }
 
-std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int> inputs, int out,
-                                                      std::initializer_list<kernel::TensorView*> views) {
+std::vector<StagedInput> PhaseOne::StageAliasedInputs(const int* inputs, kernel::TensorView* const* views, int count,
+                                                      int out) {
   std::vector<StagedInput> staged;
-  const kernel::TensorView* const* view_of = views.begin();
-  for (int param : inputs) {
-    kernel::TensorView* view = const_cast<kernel::TensorView*>(*view_of++);
-    if (!Overlap(param, out)) continue;
+  for (int i = 0; i < count; ++i) {
+    if (!Overlap(inputs[i], out)) continue;
     kernel::TensorView out_view;  // only on overlap
     View(out, &out_view);
-    if (SameElementAddresses(*view, out_view)) continue;
-    staged.push_back(StageInput(param, view));
+    if (SameElementAddresses(*views[i], out_view)) continue;
+    staged.push_back(StageInput(inputs[i], views[i]));
   }
   return staged;
+}
+
+std::vector<StagedInput> PhaseOne::StageAliasedInputs(std::initializer_list<int> inputs, int out,
+                                                      std::initializer_list<kernel::TensorView*> views) {
+  return StageAliasedInputs(inputs.begin(), views.begin(), static_cast<int>(inputs.size()), out);
 }
 
 std::vector<StagedInput> PhaseOne::StageInputsReadAcross(std::initializer_list<int> inputs,

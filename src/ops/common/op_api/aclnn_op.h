@@ -134,6 +134,7 @@ class PhaseOne {
   // contiguous copy in the workspace. Their views in *views become contiguous (the copies').
   std::vector<StagedInput> StageAliasedInputs(std::initializer_list<int> inputs, int out,
                                               std::initializer_list<kernel::TensorView*> views);
+  std::vector<StagedInput> StageAliasedInputs(const int* inputs, kernel::TensorView* const* views, int count, int out);
   // The inputs among `inputs` whose views a row-major walk reads across their memory (transposed:
   // kernel::ReadsAcrossMemory) and whose elements each have bytes of their own (not empty, broadcast
   // or overlapping itself), each given a contiguous copy in the workspace, made in blocks, as
@@ -167,9 +168,9 @@ class PhaseOne {
   const char* api_;
   const SocProfile* soc_ = nullptr;
   int count_ = 0;
-  TensorParam params_[kMaxParams];  // the first count_ set by Resolve
+  TensorParam params_[kMaxParams];                        // the first count_ set by Resolve
   std::shared_ptr<const aclTensor> tensors_[kMaxParams];  // alive for the call, whoever destroys the handle
-  TensorArgument arguments_[kMaxParams];  // the first count_ set by CheckMemory
+  TensorArgument arguments_[kMaxParams];                  // the first count_ set by CheckMemory
   ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
 

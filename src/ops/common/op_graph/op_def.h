@@ -27,6 +27,13 @@ struct OpDefinition {
   std::vector<AttrDefinition> attributes;
 };
 
+// The definition's inputs, then its outputs, as C strings into it (for the engine's messages):
+// names must hold them all.
+inline void OperandNames(const OpDefinition& definition, const char** names) {
+  for (const std::string& input : definition.inputs) *names++ = input.c_str();
+  for (const std::string& output : definition.outputs) *names++ = output.c_str();
+}
+
 }  // namespace aclcpu
 
 #endif  // ACLNN_CPU_OPS_COMMON_OP_GRAPH_OP_DEF_H_

@@ -1,10 +1,10 @@
 // aclnnMseLossBackward: the shared aclnn checks (ops/common/op_api), its own rules (reduction,
-// self's dtype for gradOutput and target), then definition -> infer -> tiling -> an executor
+// self's dtype for gradOutput and target, the kernel's coefficient), then the elementwise
+// operators' shared phase one (elementwise_api.h): definition -> infer -> tiling -> an executor
 // whose launch runs the kernel on the stream.
 #include "aclnnop/aclnn_mse_loss_backward.h"
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "op_graph/mse_loss_grad_def.h"
@@ -12,6 +12,7 @@
 #include "op_host/mse_loss_grad_tiling.h"
 #include "op_kernel/mse_loss_grad_kernel.h"
 #include "ops/common/op_api/aclnn_op.h"
+#include "ops/common/op_api/elementwise_api.h"
 #include "ops/loss/common/loss_api.h"
 
 namespace aclcpu {
@@ -47,14 +48,12 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
     return status;
   }
   const std::vector<kernel::DType>& dtypes = Definition().dtypes;
-  loss::Reduction api_reduction = loss::Reduction::kMean;  // set by CheckReduction
-  TilingInput tiling_input;
-  std::string why;
+  Attributes attributes;
   if (aclnnStatus status = call.CheckDtype(kSelf, dtypes)) return status;
   if (aclnnStatus status = call.CheckSameDtype(kGradOutput, kSelf)) return status;
   if (aclnnStatus status = call.CheckSameDtype(kTarget, kSelf)) return status;
   if (aclnnStatus status = call.CheckDtype(kOut, dtypes)) return status;
-  if (aclnnStatus status = loss::CheckReduction(call, reduction, &api_reduction)) return status;
+  if (aclnnStatus status = loss::CheckReduction(call, reduction, &attributes.reduction)) return status;
   if (aclnnStatus status = call.CheckMaxRank({kGradOutput, kSelf, kTarget})) return status;
   if (aclnnStatus status = call.CheckFormats()) return status;
   kernel::Shape broadcast;  // y's shape: infer shape's rule, run once by the checks
@@ -66,35 +65,22 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   }
 
   // Definition, infer dtype, tiling; the aclnn layer's cast to out's dtype fused into the store.
-  call.View(kGradOutput, &tiling_input.dout);
-  call.View(kSelf, &tiling_input.predict);
-  call.View(kTarget, &tiling_input.label);
-  call.View(kOut, &tiling_input.y);  // of the broadcast shape (checked above)
-  tiling_input.store_dtype = tiling_input.y.dtype;
-  tiling_input.y.dtype = InferDtype(tiling_input.predict.dtype);
-  tiling_input.reduction = api_reduction;
-  tiling_input.cof_rule = KernelCofRule(call);
-  tiling_input.platform = opapi::KernelPlatform();
-  const bool dout_is_scalar = kernel::Numel(tiling_input.dout.shape) == 1;  // read before out is written
-  // Inputs sharing bytes with out other than element for element are staged (the tiling reads
-  // their copies).
-  std::vector<opapi::StagedInput> staged =
-      dout_is_scalar ? call.StageAliasedInputs({kSelf, kTarget}, kOut, {&tiling_input.predict, &tiling_input.label})
-                     : call.StageAliasedInputs({kGradOutput, kSelf, kTarget}, kOut,
-                                               {&tiling_input.dout, &tiling_input.predict, &tiling_input.label});
-  TilingData tiling;
-  if (!ComputeTiling(tiling_input, &tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
-  if (LogEnabled(kLogInfo)) {
-    Log(kLogInfo, std::string(kPhaseOne) + ": out " + kernel::ShapeToString(tiling_input.y.shape) + " reduction " +
-                      loss::ReductionName(api_reduction) + " tiling key " + std::to_string(tiling.key.Encode()) + " (" +
-                      tiling.key.ToString() + "), " + std::to_string(tiling.plan.num_tiles) + " tiles of " +
-                      std::to_string(tiling.plan.tile_elems) + " on " + std::to_string(tiling.threads) + " threads");
-  }
-  return call.Finish(
-      std::move(staged),
-      [tiling, loop = SelectKernel(tiling.key)](opapi::LaunchArgs& args) {
-        RunKernel(tiling, loop, args.data(kSelf), args.data(kTarget), args.data(kGradOutput), args.data(kOut),
-                  KernelThreadPool());
+  attributes.cof_rule = KernelCofRule(call);
+  opapi::ElementwiseLaunch launch;
+  launch.definition = &Definition();
+  launch.inputs[kPredict] = kSelf;
+  launch.inputs[kLabel] = kTarget;
+  launch.inputs[kDout] = kGradOutput;
+  launch.out = kOut;
+  launch.scalar_input = kScalarInput;
+  launch.compute = InferDtype(call.dtype(kSelf));
+  launch.select = &SelectKernel;
+  launch.attribute = "reduction";
+  launch.attribute_value = loss::ReductionName(attributes.reduction);
+  return opapi::RunElementwisePhaseOne(
+      call, launch,
+      [&attributes](kernel::ElementwiseOpInput* input, TilingData* tiling, std::string* why) {
+        return ComputeTiling(input, attributes, tiling, why);
       },
       workspace_size, executor);
 }

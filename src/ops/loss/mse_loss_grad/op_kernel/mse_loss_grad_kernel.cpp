@@ -1,5 +1,6 @@
-// The kernel: MseLossGradDag run by the engine's elementwise loops, compiled for every SIMD target
-// Highway knows and chosen at run time; the tiling's key picks the variant.
+// The kernel: MseLossGradDag run by the engine's elementwise loops (kernel/elementwise_op.h runs
+// them), compiled for every SIMD target Highway knows and chosen at run time; the key picks the
+// variant.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "op_kernel/mse_loss_grad_kernel.cpp"
 #include "op_kernel/mse_loss_grad_kernel.h"
@@ -31,8 +32,6 @@ const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include <cstring>
-
 namespace aclcpu {
 namespace mse_loss_grad {
 
@@ -43,24 +42,6 @@ const char* ActiveKernelTarget() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 kernel::InnerLoop SelectKernel(const KernelKey& key) {
   return HWY_DYNAMIC_DISPATCH(LoopFor)(key.dtype, key.store_dtype, key.stream_stores, key.layout);
-}
-
-void RunKernel(const TilingData& tiling, kernel::InnerLoop loop, const char* predict, const char* label,
-               const char* dout, char* y, kernel::ParallelRunner& runner) {
-  if (tiling.plan.numel == 0) return;
-  const kernel::ElementwiseContext context{tiling.cof};
-  // A single dout value is read before any element of y is written (y may cover it).
-  alignas(8) char dout_value[8] = {};
-  if (tiling.key.dout_is_scalar) {
-    std::memcpy(dout_value, dout, static_cast<size_t>(kernel::ElementSize(tiling.key.dtype)));
-    dout = dout_value;
-  }
-  char* bases[kOperandCount];
-  bases[kPredict] = const_cast<char*>(predict);
-  bases[kLabel] = const_cast<char*>(label);
-  bases[kDout] = const_cast<char*>(dout);
-  bases[kY] = y;
-  kernel::RunElementwise(tiling.plan, bases, loop, &context, runner, tiling.threads);
 }
 
 }  // namespace mse_loss_grad

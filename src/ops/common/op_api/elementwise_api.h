@@ -1,0 +1,62 @@
+// What an elementwise operator's aclnn API does after its own checks, written once: its tensors
+// viewed as the tiling sees them (in the definition's order), inputs that share bytes with out
+// staged, the operator's tiling, one log line, and the executor whose launch runs the kernel
+// (kernel/elementwise_op.h).
+#ifndef ACLNN_CPU_OPS_COMMON_OP_API_ELEMENTWISE_API_H_
+#define ACLNN_CPU_OPS_COMMON_OP_API_ELEMENTWISE_API_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernel/elementwise_op.h"
+#include "ops/common/op_api/aclnn_op.h"
+#include "ops/common/op_graph/op_def.h"
+
+namespace aclcpu {
+namespace opapi {
+
+struct ElementwiseLaunch {
+  const OpDefinition* definition;       // its inputs in the Dag's order, its output
+  int inputs[kernel::kMaxInputs] = {};  // the API's parameters in the definition's input order
+  int out = 0;                          // the API's output parameter
+  // The input (index into inputs) ops-nn's kernel reads as one value when it has one element: read
+  // once, before out is written, so never staged; -1 for none. The tiling sets the same one.
+  int scalar_input = -1;
+  kernel::DType compute = kernel::DType::kFloat32;  // y's dtype (infer dtype); out's is the store dtype
+  // The inner loop of a key's variant on this CPU: the operator's kernel (resolved once, here).
+  kernel::InnerLoop (*select)(const kernel::ElementwiseKey& key) = nullptr;
+  // For the log line: the operator's attribute and its value ("reduction", "mean"), or null.
+  const char* attribute = nullptr;
+  const char* attribute_value = nullptr;
+};
+
+// The operator's tiling input: its parameters viewed at phase one's addresses, y of the compute
+// dtype, the store dtype and the platform (what is the operator's own -- names, scalar input,
+// scalar -- its tiling sets). Inputs that share bytes with out other than element for element are
+// given contiguous copies, which their views then name.
+std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
+                                         kernel::ElementwiseOpInput* input);
+
+// Logs the plan and creates the executor whose launch copies the staged inputs and runs the kernel.
+aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, std::vector<StagedInput> staged,
+                              const kernel::ElementwiseTiling& tiling, uint64_t* workspace_size,
+                              aclOpExecutor** executor);
+
+// The whole of it: tiling(kernel::ElementwiseOpInput*, kernel::ElementwiseTiling*, std::string*
+// error) is the operator's tiling; a failure is 561002 with its message.
+template <class Tiling>
+aclnnStatus RunElementwisePhaseOne(PhaseOne& call, const ElementwiseLaunch& launch, Tiling&& tiling,
+                                   uint64_t* workspace_size, aclOpExecutor** executor) {
+  kernel::ElementwiseOpInput input;
+  std::vector<StagedInput> staged = ViewElementwise(call, launch, &input);
+  kernel::ElementwiseTiling data;
+  std::string why;
+  if (!tiling(&input, &data, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
+  return FinishElementwise(call, launch, std::move(staged), data, workspace_size, executor);
+}
+
+}  // namespace opapi
+}  // namespace aclcpu
+
+#endif  // ACLNN_CPU_OPS_COMMON_OP_API_ELEMENTWISE_API_H_
