@@ -40,15 +40,15 @@ struct ElementwiseKey {
 
 // An elementwise operator's call as its tiling sees it.
 struct ElementwiseOpInput {
-  const char* op = "";  // the definition's type, for messages: "MseLossGrad"
-  int num_inputs = 0;   // at most kMaxInputs
+  const char* op = "";                 // the definition's type, for messages: "MseLossGrad"
+  const char* const* names = nullptr;  // the operands' (inputs, then y), as the definition names them
+  int num_inputs = 0;                  // at most kMaxInputs
   // The inputs in the Dag's order, then y (shape and strides as stored; dtype the compute dtype).
   // Every input has y's dtype.
   TensorView operands[kMaxOperands];
-  const char* names[kMaxOperands] = {};  // as the definition names them, for messages
-  DType store_dtype = DType::kFloat32;   // y as written
-  int scalar_input = -1;                 // the input ops-nn's kernel reads as one value when it has one element
-  float scalar = 0.0f;                   // the Dag's scalar
+  DType store_dtype = DType::kFloat32;  // y as written
+  int scalar_input = -1;                // the input ops-nn's kernel reads as one value when it has one element
+  float scalar = 0.0f;                  // the Dag's scalar
   Platform platform;
 };
 

@@ -25,7 +25,7 @@ struct ElementwiseBody {
 
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
                                          kernel::ElementwiseOpInput* input) {
-  const int count = static_cast<int>(launch.definition->inputs.size());
+  const int count = launch.num_inputs;
   input->num_inputs = count;
   for (int i = 0; i < count; ++i) call.View(launch.inputs[i], &input->operands[i]);
   kernel::TensorView& y = input->operands[count];

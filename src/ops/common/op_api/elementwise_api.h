@@ -11,14 +11,13 @@
 
 #include "kernel/elementwise_op.h"
 #include "ops/common/op_api/aclnn_op.h"
-#include "ops/common/op_graph/op_def.h"
 
 namespace aclcpu {
 namespace opapi {
 
 struct ElementwiseLaunch {
-  const OpDefinition* definition;       // its inputs in the Dag's order, its output
-  int inputs[kernel::kMaxInputs] = {};  // the API's parameters in the definition's input order
+  int num_inputs = 0;                   // the definition's
+  int inputs[kernel::kMaxInputs] = {};  // the API's parameters in the definition's input order (the Dag's)
   int out = 0;                          // the API's output parameter
   // The input (index into inputs) ops-nn's kernel reads as one value when it has one element: read
   // once, before out is written, so never staged; -1 for none. The tiling sets the same one.

@@ -27,12 +27,18 @@ struct OpDefinition {
   std::vector<AttrDefinition> attributes;
 };
 
-// The definition's inputs, then its outputs, as C strings into it (for the engine's messages):
-// names must hold them all.
-inline void OperandNames(const OpDefinition& definition, const char** names) {
-  for (const std::string& input : definition.inputs) *names++ = input.c_str();
-  for (const std::string& output : definition.outputs) *names++ = output.c_str();
-}
+// The definition's type and operand names (inputs, then outputs) as C strings into it, for the
+// engine's messages. Made once per operator: the definition lives as long as the process.
+struct DefinitionNames {
+  static constexpr int kMaxOperands = 8;
+  explicit DefinitionNames(const OpDefinition& definition) : type(definition.type.c_str()) {
+    int i = 0;
+    for (const std::string& input : definition.inputs) operands[i++] = input.c_str();
+    for (const std::string& output : definition.outputs) operands[i++] = output.c_str();
+  }
+  const char* type;
+  const char* operands[kMaxOperands] = {};
+};
 
 }  // namespace aclcpu
 

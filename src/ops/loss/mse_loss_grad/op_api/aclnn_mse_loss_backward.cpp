@@ -67,7 +67,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   // Definition, infer dtype, tiling; the aclnn layer's cast to out's dtype fused into the store.
   attributes.cof_rule = KernelCofRule(call);
   opapi::ElementwiseLaunch launch;
-  launch.definition = &Definition();
+  launch.num_inputs = kY;
   launch.inputs[kPredict] = kSelf;
   launch.inputs[kLabel] = kTarget;
   launch.inputs[kDout] = kGradOutput;

@@ -7,9 +7,9 @@ namespace mse_loss_grad {
 
 bool ComputeTiling(kernel::ElementwiseOpInput* input, const Attributes& attributes, TilingData* data,
                    std::string* error) {
-  const OpDefinition& definition = Definition();
-  input->op = definition.type.c_str();
-  OperandNames(definition, input->names);
+  static const DefinitionNames names(Definition());
+  input->op = names.type;
+  input->names = names.operands;
   input->num_inputs = kY;
   input->scalar_input = kScalarInput;
   input->scalar = 2.0f;
