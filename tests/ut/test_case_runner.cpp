@@ -191,8 +191,8 @@ TEST(CaseRunnerCsvCases, TheExampleOfCasesMd) {
   EXPECT_EQ(first.inputs[kSelf].shape, (std::vector<int64_t>{32, 8}));
   EXPECT_TRUE(first.inputs[kGrad].shape.empty());
   EXPECT_EQ(first.inputs[kTarget].dtype, cr::Dtype::kFloat16);
-  EXPECT_TRUE(first.has_reduction);
-  EXPECT_EQ(first.reduction, "mean");
+  EXPECT_TRUE(first.has_attribute);
+  EXPECT_EQ(first.attribute, "mean");
   EXPECT_TRUE(first.has_output_shape && first.has_output_dtype);
   EXPECT_EQ(first.output_shape, (std::vector<int64_t>{32, 8}));
   EXPECT_TRUE(first.inputs[0].range.uniform);  // empty: the default range
@@ -202,7 +202,7 @@ TEST(CaseRunnerCsvCases, TheExampleOfCasesMd) {
   EXPECT_EQ(cases[1].output_dtype, cr::Dtype::kBFloat16);
   EXPECT_FALSE(cases[2].enabled);
   const cr::Case& ranges = cases[3];
-  EXPECT_FALSE(ranges.has_reduction);  // no attributes: the definition's default
+  EXPECT_FALSE(ranges.has_attribute);  // no attributes: the definition's default
   EXPECT_FALSE(ranges.has_output_shape);
   EXPECT_EQ(ranges.inputs[0].range.hi, 1.5);
   EXPECT_TRUE(IsOnly(ranges.inputs[1].range, NAN));
@@ -268,8 +268,8 @@ TEST(CaseRunnerJsonCases, TheExampleOfCasesMd) {
   EXPECT_EQ(demo.op, cr::FindApiOp("MseLossBackward"));
   EXPECT_EQ(demo.where, "t case id 0 at line 2");
   EXPECT_EQ(demo.Label(), "mse_backward_demo#0");
-  EXPECT_EQ(demo.reductions, (std::vector<int64_t>{0, 1, 2}));
-  EXPECT_TRUE(demo.reduction_is_range);
+  EXPECT_EQ(demo.attribute_values, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_TRUE(demo.attribute_is_range);
   EXPECT_EQ(demo.inputs[kGrad].name, "gradOutput");
   EXPECT_EQ(demo.inputs[kGrad].shape, (std::vector<int64_t>{6, 1, 4}));
   EXPECT_EQ(demo.inputs[kGrad].range.hi, 10.0);
@@ -280,8 +280,8 @@ TEST(CaseRunnerJsonCases, TheExampleOfCasesMd) {
   const cr::Case& forms = cases[1];  // no aclnn_name: the first API of the op table
   EXPECT_EQ(forms.error, "");
   EXPECT_EQ(forms.op, cr::FindApiOp("MseLossBackward"));
-  EXPECT_EQ(forms.reductions, (std::vector<int64_t>{1}));
-  EXPECT_FALSE(forms.reduction_is_range);
+  EXPECT_EQ(forms.attribute_values, (std::vector<int64_t>{1}));
+  EXPECT_FALSE(forms.attribute_is_range);
   EXPECT_EQ(forms.inputs[kTarget].range.specials, (std::vector<float>{-INFINITY, INFINITY}));
   EXPECT_TRUE(IsOnly(forms.inputs[kSelf].range, INFINITY));
   EXPECT_TRUE(IsOnly(forms.inputs[kGrad].range, NAN));
@@ -508,7 +508,7 @@ TEST(CaseRunnerJsonCases, ForwardListForms) {
   EXPECT_EQ(cases[0].inputs[0].dtype, cr::Dtype::kBFloat16);  // self and target keep their own dtypes
   EXPECT_EQ(cases[0].inputs[1].dtype, cr::Dtype::kFloat32);
   EXPECT_EQ(cases[0].inputs[1].shape, (std::vector<int64_t>{1, 3}));
-  EXPECT_EQ(cases[0].reductions, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(cases[0].attribute_values, (std::vector<int64_t>{0, 1, 2}));
   EXPECT_EQ(cases[1].error, "");
   EXPECT_EQ(cases[1].op, out);
   EXPECT_EQ(cases[1].Label(), "test_mse_loss#1");
@@ -838,8 +838,8 @@ TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
     c.op = &op;
     c.inputs = {Spec("predict", dtype, std::move(predict)), Spec("label", dtype, std::move(label))};
     if (reduction != nullptr) {
-      c.has_reduction = true;
-      c.reduction = reduction;
+      c.has_attribute = true;
+      c.attribute = reduction;
     }
     std::string error;
     return cr::KernelInfer(c, y, y_dtype, &error) ? std::string() : error;
@@ -1030,7 +1030,8 @@ std::string CheckParsed(bool ok, const std::vector<cr::Case>& cases, const std::
       if (input.range.uniform && !(input.range.lo <= input.range.hi)) return "a bad range";
       if (!input.range.uniform && input.range.specials.empty()) return "a range with no values";
     }
-    if (c.level == cr::Case::Level::kApi && (c.reductions.empty() || c.reductions.size() > cr::kMaxRangeRuns)) {
+    if (c.level == cr::Case::Level::kApi &&
+        (c.attribute_values.empty() || c.attribute_values.size() > cr::kMaxRangeRuns)) {
       return "a bad reduction list";
     }
   }

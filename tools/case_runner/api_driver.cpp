@@ -59,7 +59,7 @@ void StopRuntime() {
   aclFinalize();
 }
 
-bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t reduction, RunTensor* out,
+bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t attribute, RunTensor* out,
             std::string* error) {
   std::vector<std::unique_ptr<AclTensor>> input_tensors;
   std::vector<aclTensor*> handles;
@@ -74,7 +74,7 @@ bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inp
   if (!ThreadStream(&stream, error)) return false;
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  if (aclnnStatus rc = op.api_phase_one(handles, reduction, out_tensor.get(), &workspace_size, &executor)) {
+  if (aclnnStatus rc = op.api_phase_one(handles, attribute, out_tensor.get(), &workspace_size, &executor)) {
     return AclFailed(op.api_phase_one_name, rc, error);
   }
   void* workspace = nullptr;

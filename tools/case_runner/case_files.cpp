@@ -321,10 +321,10 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     }
     // The definition's attribute; other keys do not concern the operator.
     const std::string& name = KernelAttributeName(*c->op);
-    if (const Value* reduction = attrs.Find(name)) {
-      if (reduction->kind != Kind::kString) return FieldError("attributes", name + " must be a string", error);
-      c->has_reduction = true;
-      c->reduction = reduction->text;
+    if (const Value* attribute = attrs.Find(name)) {
+      if (attribute->kind != Kind::kString) return FieldError("attributes", name + " must be a string", error);
+      c->has_attribute = true;
+      c->attribute = attribute->text;
     }
   }
 
@@ -357,7 +357,7 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
 // An integer attribute: one value, or [lo, hi] meaning every integer in between.
 bool ToIntegerRuns(const Value& value, Case* c, std::string* why) {
   if (value.kind == Kind::kInt) {
-    c->reductions = {value.integer};
+    c->attribute_values = {value.integer};
     return true;
   }
   if (value.kind == Kind::kList && value.items.size() == 2 && value.items[0].kind == Kind::kInt &&
@@ -372,10 +372,10 @@ bool ToIntegerRuns(const Value& value, Case* c, std::string* why) {
       return false;
     }
     for (int64_t v = lo;; ++v) {
-      c->reductions.push_back(v);
+      c->attribute_values.push_back(v);
       if (v == hi) break;
     }
-    c->reduction_is_range = true;
+    c->attribute_is_range = true;
     return true;
   }
   *why = "expected an integer or [lo, hi] of integers";
@@ -431,7 +431,7 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
   const OpInfo& op = *c->op;
   c->inputs.assign(op.inputs.size(), TensorSpec{});
   std::vector<bool> seen(op.inputs.size(), false);
-  bool seen_reduction = false;
+  bool seen_attribute = false;
   for (size_t i = 0; i < inputs->items.size(); ++i) {
     const Value& input = inputs->items[i];
     const std::string at = "inputs[" + std::to_string(i) + "]";
@@ -447,11 +447,12 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
       return FieldError(at + ".type", "missing, or not a string", error);
     }
     if (type->text == "attr") {
-      if (input_name->text != "reduction") {
-        return FieldError(at + ".name", "unknown attr \"" + input_name->text + "\"; the API has only reduction", error);
+      if (input_name->text != op.api_attribute) {
+        return FieldError(at + ".name",
+                          "unknown attr \"" + input_name->text + "\"; the API has only " + op.api_attribute, error);
       }
-      if (seen_reduction) return FieldError(at + ".name", "reduction is listed twice", error);
-      seen_reduction = true;
+      if (seen_attribute) return FieldError(at + ".name", input_name->text + " is listed twice", error);
+      seen_attribute = true;
       if (range == nullptr) return FieldError(at + ".range_values", "missing", error);
       if (!ToIntegerRuns(*range, c, &why)) return FieldError(at + ".range_values", why, error);
       continue;
@@ -485,7 +486,7 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
   for (size_t r = 0; r < op.inputs.size(); ++r) {
     if (!seen[r]) return FieldError("inputs", std::string("no ") + op.inputs[r].api + " tensor", error);
   }
-  if (!seen_reduction) return FieldError("inputs", "no reduction attr", error);
+  if (!seen_attribute) return FieldError("inputs", std::string("no ") + op.api_attribute + " attr", error);
   return true;
 }
 

@@ -66,10 +66,10 @@ struct Case {
   bool enabled = true;
   std::vector<TensorSpec> inputs;  // in the order of op->inputs
 
-  // Kernel level: the string attribute (when absent: the definition's default), and the expected
+  // Kernel level: the definition's string attribute (when absent: its default), and the expected
   // output from the table (checked against infer shape / infer dtype when present).
-  bool has_reduction = false;
-  std::string reduction;
+  bool has_attribute = false;
+  std::string attribute;
   bool has_output_shape = false, has_output_dtype = false;
   std::vector<int64_t> output_shape;
   Dtype output_dtype = Dtype::kFloat32;
@@ -78,10 +78,10 @@ struct Case {
   // does not read the column).
   std::string compare_error;
 
-  // API level: the integer reduction values to run, and whether they came from a [lo, hi] range
-  // (then every run is reported as name#id[reduction=k]).
-  std::vector<int64_t> reductions;
-  bool reduction_is_range = false;
+  // API level: the values of the API's integer attribute to run, and whether they came from a
+  // [lo, hi] range (then every run is reported as name#id[<attribute>=k]).
+  std::vector<int64_t> attribute_values;
+  bool attribute_is_range = false;
 
   // How reports name the case: "name#id" for JSON cases, the testcase_name for CSV rows.
   std::string Label() const { return has_id ? name + "#" + std::to_string(id) : name; }

@@ -30,11 +30,12 @@ enum Input { kSelf = 0, kTarget = 1 };
 // ---- kernel level: ops-nn's definition rules (one shape and one dtype for predict and label) ----
 
 // Infer shape and infer dtype (KernelInfer in ops.cpp made the definition's checks).
-bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
+bool InferShapeAndDtype(const Case& c, int64_t attribute, std::vector<int64_t>* y_shape, Dtype* y_dtype,
+                        std::string* error) {
   std::string why;
   kernel::Shape y;
-  aclcpu::loss::Reduction reduction;
-  if (!KernelReductionValue(c, &reduction, &why) ||
+  aclcpu::loss::Reduction reduction = aclcpu::loss::Reduction::kMean;
+  if (!aclcpu::loss::ReductionFromApi(attribute, &reduction) ||
       !mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, reduction, &y, &why)) {
     *error = "infer shape rejected the case: " + why;
     return false;
@@ -44,11 +45,15 @@ bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_d
   return true;
 }
 
+// Mean and sum reduce the losses to one value.
+bool ReducesToScalar(int64_t reduction) { return reduction == 1 || reduction == 2; }
+
 struct AlignedFree {
   void operator()(char* p) const { ::operator delete (p, std::align_val_t{64}, std::nothrow); }
 };
 
-bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error) {
+bool KernelRun(const Case& /*c*/, int64_t attribute, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y,
+               std::string* error) {
   mse::TilingInput tiling_input;
   tiling_input.predict = KernelView(inputs[kSelf]);
   tiling_input.label = KernelView(inputs[kTarget]);
@@ -58,7 +63,8 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
   tiling_input.platform = KernelPlatform();
   mse::TilingData tiling;
   std::string why;
-  if (!KernelReductionValue(c, &tiling_input.reduction, &why) || !mse::ComputeTiling(tiling_input, &tiling, &why)) {
+  if (!aclcpu::loss::ReductionFromApi(attribute, &tiling_input.reduction) ||
+      !mse::ComputeTiling(tiling_input, &tiling, &why)) {
     *error = "tiling rejected the case: " + why;
     return false;
   }
@@ -182,6 +188,8 @@ const OpInfo kMseLossOp = {
     "mse_loss",
     "MseLoss",
     {{"self", "predict"}, {"target", "label"}},
+    "reduction",
+    &ReducesToScalar,
     &mse::Definition,
     &InferShapeAndDtype,
     &KernelRun,
@@ -198,6 +206,8 @@ const OpInfo kMseLossOutOp = {
     nullptr,
     nullptr,
     {{"self", "predict"}, {"target", "label"}},
+    "reduction",
+    &ReducesToScalar,
     nullptr,
     nullptr,
     nullptr,

@@ -22,7 +22,8 @@ namespace kernel = aclcpu::kernel;
 enum Input { kSelf = 0, kTarget = 1, kGrad = 2 };
 
 // Infer shape and infer dtype (KernelInfer in ops.cpp made the definition's checks).
-bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
+bool InferShapeAndDtype(const Case& c, int64_t /*attribute*/, std::vector<int64_t>* y_shape, Dtype* y_dtype,
+                        std::string* error) {
   std::string why;
   kernel::Shape y;
   if (!mse::InferShape(c.inputs[kSelf].shape, c.inputs[kTarget].shape, c.inputs[kGrad].shape, &y, &why)) {
@@ -34,7 +35,8 @@ bool InferShapeAndDtype(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_d
   return true;
 }
 
-bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error) {
+bool KernelRun(const Case& /*c*/, int64_t attribute, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y,
+               std::string* error) {
   aclcpu::kernel::ElementwiseOpInput tiling_input;
   tiling_input.operands[mse::kPredict] = KernelView(inputs[kSelf]);
   tiling_input.operands[mse::kLabel] = KernelView(inputs[kTarget]);
@@ -45,7 +47,7 @@ bool KernelRun(const Case& c, const std::vector<TensorBuffer>& inputs, const Ten
   mse::Attributes attributes;
   mse::TilingData tiling;
   std::string why;
-  if (!KernelReductionValue(c, &attributes.reduction, &why) ||
+  if (!aclcpu::loss::ReductionFromApi(attribute, &attributes.reduction) ||
       !mse::ComputeTiling(&tiling_input, attributes, &tiling, &why)) {
     *error = "tiling rejected the case: " + why;
     return false;
@@ -109,6 +111,8 @@ const OpInfo kMseLossGradOp = {
     "mse_loss_grad",
     "MseLossGrad",
     {{"self", "predict"}, {"target", "label"}, {"gradOutput", "dout"}},
+    "reduction",
+    nullptr,  // the gradient has the inputs' broadcast shape
     &mse::Definition,
     &InferShapeAndDtype,
     &KernelRun,

@@ -8,7 +8,6 @@
 #include "kernel/shape.h"
 #include "nnopbase/nnopbase_internal.h"
 #include "ops/common/op_graph/op_def.h"
-#include "ops/loss/common/loss_reduction.h"
 #include "runtime/runtime_internal.h"
 
 namespace case_runner {
@@ -42,23 +41,32 @@ bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, s
       return false;
     }
   }
-  aclcpu::loss::Reduction reduction;
+  int64_t attribute = 0;
   std::string why;
-  if (!KernelReductionValue(c, &reduction, &why)) {
+  if (!KernelAttributeNumber(c, &attribute, &why)) {
     *error = "infer shape rejected the case: " + why;
     return false;
   }
-  return c.op->kernel_infer(c, y_shape, y_dtype, error);
+  return c.op->kernel_infer(c, attribute, y_shape, y_dtype, error);
 }
 
-std::string KernelReduction(const Case& c) {
-  return c.has_reduction ? c.reduction : c.op->definition().attributes.front().default_value;
+std::string KernelAttribute(const Case& c) {
+  return c.has_attribute ? c.attribute : c.op->definition().attributes.front().default_value;
 }
 
-bool KernelReductionValue(const Case& c, aclcpu::loss::Reduction* reduction, std::string* why) {
-  const std::string text = KernelReduction(c);
-  if (aclcpu::loss::ReductionFromName(text, reduction)) return true;
-  *why = "reduction \"" + text + "\" is invalid; expected " + aclcpu::loss::kReductionNames;
+bool KernelAttributeNumber(const Case& c, int64_t* number, std::string* why) {
+  const aclcpu::AttrDefinition& definition = c.op->definition().attributes.front();
+  const std::string text = KernelAttribute(c);
+  const auto found = std::find(definition.values.begin(), definition.values.end(), text);
+  if (found != definition.values.end()) {
+    *number = found - definition.values.begin();
+    return true;
+  }
+  std::string expected;
+  for (size_t i = 0; i < definition.values.size(); ++i) {
+    expected += (i == 0 ? "" : (i + 1 == definition.values.size() ? " or " : ", ")) + definition.values[i];
+  }
+  *why = definition.name + " \"" + text + "\" is invalid; expected " + expected;
   return false;
 }
 
@@ -159,13 +167,6 @@ aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer) {
 aclcpu::kernel::Platform KernelPlatform() {
   const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();
   return aclcpu::kernel::Platform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
-}
-
-bool ReductionNumber(const std::string& reduction, int64_t* number) {
-  aclcpu::loss::Reduction value;
-  if (!aclcpu::loss::ReductionFromName(reduction, &value)) return false;
-  *number = static_cast<int64_t>(value);
-  return true;
 }
 
 }  // namespace case_runner

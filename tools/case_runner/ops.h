@@ -15,7 +15,6 @@
 #include "golden/golden_common.h"
 #include "kernel/schedule.h"
 #include "kernel/tensor_view.h"
-#include "ops/loss/common/loss_reduction.h"
 
 namespace aclcpu {
 struct OpDefinition;  // ops/common/op_graph/op_def.h
@@ -80,26 +79,35 @@ struct OpInfo {
   // In this order in Case::inputs and in every function below. The CSV lists them in this order;
   // the JSON by name.
   std::vector<OperandNames> inputs;
+  // The API's integer attribute as JSON cases name it ("reduction"); its value reaches every
+  // function below as `attribute`. At the kernel level, the definition's first string attribute,
+  // numbered by its position in the definition's values (KernelAttributeNumber).
+  const char* api_attribute;
+  // Whether the output reduces the inputs' elements (0-d) for this attribute value: ops-nn's
+  // tables then write the inputs' shape or (1,) as output_shapes, which is set aside. Null: never.
+  bool (*output_reduced)(int64_t attribute);
 
   // Kernel level (null when kernel_name is). The definition: the dtypes its inputs allow, the
   // attribute's name and default -- what the CSV reader and KernelInfer take from it. Infer: infer
   // shape and infer dtype on a case whose dtypes and ranks the definition admits (false with
   // *error naming the step). Run: tiling and kernel on inputs already filled, writing y.
   const aclcpu::OpDefinition& (*definition)();
-  bool (*kernel_infer)(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error);
-  bool (*kernel_run)(const Case& c, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error);
+  bool (*kernel_infer)(const Case& c, int64_t attribute, std::vector<int64_t>* y_shape, Dtype* y_dtype,
+                       std::string* error);
+  bool (*kernel_run)(const Case& c, int64_t attribute, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y,
+                     std::string* error);
 
   // API level: the out tensor a user creates for these inputs (when the shapes admit none, some
   // shape for the API to reject), then both phases as a user program calls them.
-  void (*api_out)(const std::vector<TensorSpec>& inputs, int64_t reduction, std::vector<int64_t>* shape, Dtype* dtype);
-  aclnnStatus (*api_phase_one)(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
+  void (*api_out)(const std::vector<TensorSpec>& inputs, int64_t attribute, std::vector<int64_t>* shape, Dtype* dtype);
+  aclnnStatus (*api_phase_one)(const std::vector<aclTensor*>& inputs, int64_t attribute, aclTensor* out,
                                uint64_t* workspace_size, aclOpExecutor** executor);
   aclnnStatus (*api_launch)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
   const char* api_phase_one_name;  // for reports: "aclnnMseLossBackwardGetWorkspaceSize"
 
-  // The golden for inputs viewed in place; reduction numbered as the aclnn API numbers it. Null
-  // with *why when there is none (shapes that do not broadcast, a reduction outside 0..2).
-  std::unique_ptr<GoldenOutput> (*golden)(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
+  // The golden for inputs viewed in place; the attribute numbered as the aclnn API numbers it.
+  // Null with *why when there is none (shapes that do not broadcast, a value the API refuses).
+  std::unique_ptr<GoldenOutput> (*golden)(const std::vector<golden::View>& inputs, int64_t attribute, Dtype out_dtype,
                                           const GoldenTarget& target, std::string* why);
 };
 
@@ -124,11 +132,12 @@ std::string OpNames(const std::vector<const OpInfo*>& ops, bool api, bool with_i
 // then the op's kernel_infer. The runner compares the row's output_shapes and output_dtypes with
 // the result.
 bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error);
-// A kernel-level case's reduction: the row's attribute, else the definition's default.
-std::string KernelReduction(const Case& c);
-// The same as the operators take it; false, with *why, for a string that names no reduction
-// (KernelInfer refuses those cases).
-bool KernelReductionValue(const Case& c, aclcpu::loss::Reduction* reduction, std::string* why);
+// A kernel-level case's attribute: the row's, else the definition's default.
+std::string KernelAttribute(const Case& c);
+// Its number: its position in the definition's values, which the definition lists in the order of
+// the API's numbers (reduction: none 0, mean 1, sum 2). False, with *why, for a value the
+// definition does not list (KernelInfer refuses those cases).
+bool KernelAttributeNumber(const Case& c, int64_t* number, std::string* why);
 // The name of the attribute a kernel op's rows set ("reduction"): its definition's first.
 const std::string& KernelAttributeName(const OpInfo& op);
 
@@ -136,10 +145,6 @@ const std::string& KernelAttributeName(const OpInfo& op);
 aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer);
 // The host as a kernel-level case is tiled for: as the aclnn layer tiles (threads, caches).
 aclcpu::kernel::Platform KernelPlatform();
-
-// The aclnn API's number (0 none, 1 mean, 2 sum) of a kernel-level reduction string; false for
-// an unknown string.
-bool ReductionNumber(const std::string& reduction, int64_t* number);
 
 }  // namespace case_runner
 

@@ -22,19 +22,6 @@ namespace {
 
 using aclcpu::kernel::ElementSize;
 
-// The reduction number the golden computes with; -1 when the run's reduction has none.
-int64_t GoldenReduction(const Run& run, std::string* text) {
-  const Case& c = *run.c;
-  if (c.level == Case::Level::kApi) {
-    *text = std::to_string(run.reduction);
-    return run.reduction >= 0 && run.reduction <= 2 ? run.reduction : -1;
-  }
-  const std::string reduction = KernelReduction(c);
-  *text = "\"" + reduction + "\"";
-  int64_t number = -1;
-  return ReductionNumber(reduction, &number) ? number : -1;
-}
-
 // The output the op should give: its shape and dtype (for the API level, the out tensor a user
 // creates). False with *error when the kernel level's infer steps reject the case, or the row's
 // output_shapes or output_dtypes differ from what they give -- except that a reducing row's
@@ -45,14 +32,12 @@ bool ExpectedOutput(const Run& run, std::vector<int64_t>* shape, Dtype* dtype, s
   const Case& c = *run.c;
   if (set_aside != nullptr) *set_aside = false;
   if (c.level == Case::Level::kApi) {
-    c.op->api_out(c.inputs, run.reduction, shape, dtype);
+    c.op->api_out(c.inputs, run.attribute, shape, dtype);
     return true;
   }
   if (!KernelInfer(c, shape, dtype, error)) return false;
   if (c.has_output_shape && c.output_shape != *shape) {
-    std::string text;
-    const int64_t reduction = GoldenReduction(run, &text);
-    if (!shape->empty() || (reduction != 1 && reduction != 2)) {
+    if (!shape->empty() || c.op->output_reduced == nullptr || !c.op->output_reduced(run.attribute)) {
       *error = "output_shapes says " + ShapeText(c.output_shape) + " but infer shape gives " + ShapeText(*shape);
       return false;
     }
@@ -89,10 +74,11 @@ bool RunOp(const Run& run, const Options& options, WorkPool& pool, PendingShare*
     return false;
   }
   pending->Resident();
-  if (api) return RunApi(op, *inputs, run.reduction, output, error);
+  if (api) return RunApi(op, *inputs, run.attribute, output, error);
   std::vector<TensorBuffer> buffers;
   for (const auto& input : *inputs) buffers.push_back(TensorBuffer{input->dtype, input->shape, input->memory.data()});
-  return op.kernel_run(c, buffers, TensorBuffer{output->dtype, output->shape, output->memory.data()}, error);
+  return op.kernel_run(c, run.attribute, buffers, TensorBuffer{output->dtype, output->shape, output->memory.data()},
+                       error);
 }
 
 // Judges the actual output against the golden with `input`'s method, piece by piece on all
@@ -185,8 +171,6 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
 
   std::unique_ptr<GoldenOutput> golden;
   if (have_actual) {
-    std::string reduction_text;
-    const int64_t reduction = GoldenReduction(run, &reduction_text);
     // The golden reads the inputs where the op read them (device memory is host memory here), or,
     // in compare mode, makes them again from the generator: never a second copy.
     std::vector<golden::View> views;
@@ -199,11 +183,9 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
     std::string why;
     std::vector<int64_t> expected_shape;
     Dtype expected_dtype = Dtype::kFloat32;
-    if (reduction < 0) {
-      problem = "an output came out, but reduction " + reduction_text + " has no golden";
-    } else if (!ExpectedOutput(run, &expected_shape, &expected_dtype, &why)) {
+    if (!ExpectedOutput(run, &expected_shape, &expected_dtype, &why)) {
       problem = why;
-    } else if (!(golden = c.op->golden(views, reduction, expected_dtype,
+    } else if (!(golden = c.op->golden(views, run.attribute, expected_dtype,
                                        GoldenTarget{c.level == Case::Level::kKernel, RuntimeNpu()}, &why))) {
       problem = "an output came out, but " + why;
     } else if (actual.shape != golden->shape()) {
@@ -264,12 +246,19 @@ std::vector<Run> SelectRuns(const std::vector<Case>& cases, const std::string& f
   for (const Case& c : cases) {
     const std::string label = c.Label();
     if (c.level == Case::Level::kApi && c.error.empty() && c.enabled) {
-      for (int64_t reduction : c.reductions) {
-        const std::string name = c.reduction_is_range ? label + "[reduction=" + std::to_string(reduction) + "]" : label;
-        if (selected(label) || selected(name)) runs.push_back(Run{&c, name, reduction});
+      for (int64_t value : c.attribute_values) {
+        const std::string name =
+            c.attribute_is_range ? label + "[" + c.op->api_attribute + "=" + std::to_string(value) + "]" : label;
+        if (selected(label) || selected(name)) runs.push_back(Run{&c, name, value});
       }
     } else if (selected(label)) {
-      runs.push_back(Run{&c, label, 0});
+      // A kernel-level row's attribute, numbered (a value the definition does not list is refused
+      // by the infer step, as the row runs).
+      int64_t number = -1;
+      std::string why;
+      if (c.level == Case::Level::kKernel && c.error.empty() && c.op != nullptr)
+        KernelAttributeNumber(c, &number, &why);
+      runs.push_back(Run{&c, label, number});
     }
   }
   return runs;

@@ -34,11 +34,11 @@ struct Options {
   std::vector<std::string> files;
 };
 
-// One execution of a case: JSON cases with a [lo, hi] reduction have one per value.
+// One execution of a case: JSON cases with a [lo, hi] attribute have one per value.
 struct Run {
   const Case* c;
   std::string name;   // as reports and --filter name it: name#id[reduction=k], or the CSV testcase_name
-  int64_t reduction;  // API level only
+  int64_t attribute;  // the API's integer attribute (API level), or the kernel attribute's number
 };
 
 enum class Outcome { kPass, kFail, kSkip };
