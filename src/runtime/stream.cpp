@@ -59,69 +59,75 @@ void Stream::Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool ma
 }
 
 void Stream::Push(StreamTask& task, bool may_run_inline) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  ++pushed_;
-  if (may_run_inline && !running_ && queue_.empty()) {
-    running_ = true;
-    lock.unlock();
+  uint64_t idle = 0;
+  if (may_run_inline && state_.compare_exchange_strong(idle, kInlineRun | 1)) {
+    // Nothing queued or running: run it here. Work pushed meanwhile queues behind it (the worker
+    // waits while kInlineRun is set).
+    pushed_.fetch_add(1);
     RunTask(task);
-    lock.lock();
-    running_ = false;
-    ++finished_;
-    // Wake only who is waiting: a needless wake-up costs a system call and a context switch.
-    const bool wake_worker = !queue_.empty();
-    const bool wake_waiters = waiters_ > 0;
-    lock.unlock();
-    if (wake_waiters) work_done_.notify_all();
-    if (wake_worker) work_ready_.notify_one();  // work queued meanwhile by other threads
+    Finished();
+    const uint64_t queued = state_.fetch_sub(kInlineRun | 1) - (kInlineRun | 1);
+    if (queued > 0) {
+      // The worker waits for kInlineRun to clear: under the mutex, so that it is either waiting
+      // (and woken) or has not yet looked.
+      { std::lock_guard<std::mutex> lock(mutex_); }
+      work_ready_.notify_one();
+    }
     return;
   }
-  std::unique_ptr<StreamTask> queued;
-  try {
-    queued = task.Detach();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_ptr<StreamTask> queued = task.Detach();
     queue_.push_back(std::move(queued));
-  } catch (...) {
-    --pushed_;  // not queued after all
-    throw;
+    state_.fetch_add(1);
+    pushed_.fetch_add(1);
   }
-  lock.unlock();
   work_ready_.notify_one();
 }
 
+void Stream::Finished() {
+  finished_.fetch_add(1);
+  // A waiter counts itself, then reads finished_, under the mutex: either this sees it, or it sees
+  // the new count. Taking the mutex puts the wake-up after its wait began.
+  if (waiters_.load() > 0) {
+    { std::lock_guard<std::mutex> lock(mutex_); }
+    work_done_.notify_all();
+  }
+}
+
 void Stream::Synchronize() {
+  const uint64_t target = pushed_.load();
+  if (finished_.load() >= target) return;
   std::unique_lock<std::mutex> lock(mutex_);
-  const uint64_t target = pushed_;
-  if (finished_ >= target) return;
-  ++waiters_;
-  work_done_.wait(lock, [&] { return finished_ >= target; });
-  --waiters_;
+  waiters_.fetch_add(1);
+  work_done_.wait(lock, [&] { return finished_.load() >= target; });
+  waiters_.fetch_sub(1);
 }
 
 bool Stream::SynchronizeFor(std::chrono::milliseconds timeout) {
+  const uint64_t target = pushed_.load();
+  if (finished_.load() >= target) return true;
   std::unique_lock<std::mutex> lock(mutex_);
-  const uint64_t target = pushed_;
-  if (finished_ >= target) return true;
-  ++waiters_;
-  const bool done = work_done_.wait_for(lock, timeout, [&] { return finished_ >= target; });
-  --waiters_;
+  waiters_.fetch_add(1);
+  const bool done = work_done_.wait_for(lock, timeout, [&] { return finished_.load() >= target; });
+  waiters_.fetch_sub(1);
   return done;
 }
 
 void Stream::Serve() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    work_ready_.wait(lock, [&] { return (stopping_ && !running_) || (!queue_.empty() && !running_); });
+    // Queued work waits for a task running inline to finish (it was pushed before).
+    work_ready_.wait(lock, [&] { return (stopping_ || !queue_.empty()) && (state_.load() & kInlineRun) == 0; });
     if (queue_.empty()) return;  // stopping, and everything queued has run
     std::unique_ptr<StreamTask> task = std::move(queue_.front());
     queue_.pop_front();
-    running_ = true;
     lock.unlock();
     RunTask(*task);  // drops the closure and the pins before completion is reported
     task.reset();
+    Finished();
+    state_.fetch_sub(1);  // the stream is idle again once this was the last
     lock.lock();
-    running_ = false;
-    ++finished_;
-    if (waiters_ > 0) work_done_.notify_all();
   }
 }
 

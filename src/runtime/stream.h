@@ -2,6 +2,7 @@
 #ifndef ACLNN_CPU_RUNTIME_STREAM_H_
 #define ACLNN_CPU_RUNTIME_STREAM_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -39,16 +40,23 @@ class Stream {
 
  private:
   void Serve();
+  // After a task: counts it finished and wakes the threads in Synchronize, if any.
+  void Finished();
 
-  std::mutex mutex_;
+  // A call on an idle stream takes no lock: it claims the stream with one compare-and-swap of
+  // state_, runs its task inline, and gives the stream back with one subtraction. Queued work, the
+  // worker and the waits in Synchronize take mutex_.
+  static constexpr uint64_t kInlineRun = uint64_t{1} << 63;  // state_: a task runs inline on a caller
+  std::atomic<uint64_t> state_{0};  // tasks pushed and not finished, plus kInlineRun while one runs inline
+  std::atomic<uint64_t> pushed_{0};
+  std::atomic<uint64_t> finished_{0};
+  std::atomic<int> waiters_{0};  // threads in Synchronize
+
+  std::mutex mutex_;  // queue_, stopping_, and the condition variables' waits
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
   std::deque<std::unique_ptr<StreamTask>> queue_;
-  uint64_t pushed_ = 0;
-  uint64_t finished_ = 0;
   bool stopping_ = false;
-  bool running_ = false;  // a task is running (on the worker, or inline on a caller)
-  int waiters_ = 0;       // threads in Synchronize
   std::thread worker_;
 };
 
