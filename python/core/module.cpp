@@ -5,16 +5,15 @@
 #include <pybind11/pybind11.h>
 
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
-#include "aclnnop/aclnn_mse_loss.h"
-#include "aclnnop/aclnn_mse_loss_backward.h"
-#include "aclnnop/aclnn_mse_loss_out.h"
 #include "host_memory.h"
 #include "operand.h"
+#include "ops/api_table.h"
 
 namespace aclnn_py {
 namespace {
@@ -146,13 +145,9 @@ struct Failure {
   std::string message;
 };
 
-using PhaseOne = aclnnStatus (*)(aclTensor* const* tensors, int64_t reduction, uint64_t* workspace_size,
-                                 aclOpExecutor** executor);
-using Launch = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
-
 // Registers the operands' memory, describes them as aclTensors and runs both phases; the GIL must
 // be released. operands: the inputs in API order, then out.
-Failure Run(const Operand* operands, int count, int64_t reduction, PhaseOne phase_one, Launch launch) {
+Failure Run(const Operand* operands, int count, int64_t attribute, const aclcpu::ApiOp& api) {
   Failure failure;
   ByteRange ranges[kMaxOperands];
   int range_count = 0;
@@ -183,7 +178,7 @@ Failure Run(const Operand* operands, int count, int64_t reduction, PhaseOne phas
   aclOpExecutor* executor = nullptr;
   auto fail = [&](int code) { failure = {code, aclGetRecentErrMsg()}; };
   if (failure.code == 0) {
-    if (aclnnStatus status = phase_one(tensors, reduction, &workspace_size, &executor)) {
+    if (aclnnStatus status = api.phase_one(tensors, attribute, tensors[count - 1], &workspace_size, &executor)) {
       fail(status);
     } else if ((slot = StreamPool::Instance().Take()) == nullptr) {
       fail(ACLNN_ERR_RUNTIME_ERROR);
@@ -194,7 +189,7 @@ Failure Run(const Operand* operands, int count, int64_t reduction, PhaseOne phas
       fail(ACLNN_ERR_RUNTIME_ERROR);
     } else {
       if (workspace_size > slot->capacity) slot->capacity = workspace_size;
-      if (aclnnStatus status = launch(slot->workspace, workspace_size, executor, slot->stream)) {
+      if (aclnnStatus status = api.launch(slot->workspace, workspace_size, executor, slot->stream)) {
         fail(status);
         aclDestroyAclOpExecutor(executor);  // not consumed by a launch that failed
       } else if (aclError code = aclrtSynchronizeStream(slot->stream)) {
@@ -214,13 +209,19 @@ Failure Run(const Operand* operands, int count, int64_t reduction, PhaseOne phas
   throw py::error_already_set();
 }
 
-// The common part of the three functions: read, make out when not given, run, return out.
-// out_shape(inputs, reduction) and out_dtype(inputs) say what a new out is.
+// An API's entry in the libraries' table (ops/api_table.h).
+const aclcpu::ApiOp& Api(const char* name) {
+  const aclcpu::ApiOp* api = aclcpu::FindApiOp(name);
+  if (api == nullptr) throw std::logic_error(std::string(name) + " is not in the API table");
+  return *api;
+}
+
+// The common part of the functions: read, make out when not given, run api, return out. inputs:
+// the API's tensor parameters in its order (Python's names); attribute: its integer parameter.
+// out_shape(inputs, attribute) and out_dtype(inputs) say what a new out is.
 template <typename OutShape, typename OutDtype>
-py::object Call(std::initializer_list<std::pair<const char*, py::handle>> inputs, py::handle reduction_arg,
-                py::handle out_arg, py::handle dtype_arg, PhaseOne phase_one, Launch launch, OutShape out_shape,
-                OutDtype out_dtype) {
-  const int64_t reduction = ParseReduction(reduction_arg);
+py::object Call(const aclcpu::ApiOp& api, std::initializer_list<std::pair<const char*, py::handle>> inputs,
+                int64_t attribute, py::handle out_arg, py::handle dtype_arg, OutShape out_shape, OutDtype out_dtype) {
   const bool bf16_bits = ParseBf16Option(dtype_arg);
   Operand operands[kMaxOperands];  // the inputs, then out
   int count = 0;
@@ -231,12 +232,12 @@ py::object Call(std::initializer_list<std::pair<const char*, py::handle>> inputs
     ++count;
   }
   py::object out = py::reinterpret_borrow<py::object>(out_arg);
-  if (out.is_none()) out = NewResult(torch, out_shape(operands, reduction), out_dtype(operands));
+  if (out.is_none()) out = NewResult(torch, out_shape(operands, attribute), out_dtype(operands));
   operands[count++].Read("out", out, true, bf16_bits);
   Failure failure;
   {
     py::gil_scoped_release unlocked;
-    failure = Run(operands, count, reduction, phase_one, launch);
+    failure = Run(operands, count, attribute, api);
   }
   if (failure.code != 0) RaiseAclnnError(failure);
   return out;
@@ -258,20 +259,13 @@ Dims ForwardBroadcast(Operands ops) {
 
 py::object MseLoss(py::handle self, py::handle target, py::handle reduction, py::handle out, py::handle dtype) {
   return Call(
-      {{"self", self}, {"target", target}}, reduction, out, dtype,
-      [](aclTensor* const* t, int64_t r, uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnMseLossGetWorkspaceSize(t[0], t[1], r, t[2], ws, ex);
-      },
-      aclnnMseLoss, [](Operands ops, int64_t r) { return r == 0 ? ForwardBroadcast(ops) : Dims(); }, ForwardDtype);
+      Api("aclnnMseLoss"), {{"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
+      [](Operands ops, int64_t r) { return r == 0 ? ForwardBroadcast(ops) : Dims(); }, ForwardDtype);
 }
 
 py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, py::handle out, py::handle dtype) {
   return Call(
-      {{"self", self}, {"target", target}}, reduction, out, dtype,
-      [](aclTensor* const* t, int64_t r, uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnMseLossOutGetWorkspaceSize(t[0], t[1], r, t[2], ws, ex);
-      },
-      aclnnMseLossOut,
+      Api("aclnnMseLossOut"), {{"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
       [](Operands ops, int64_t r) {
         const Dims shape = ForwardBroadcast(ops);
         if (r == 0 || shape.empty()) return shape;
@@ -285,11 +279,8 @@ py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, 
 py::object MseLossBackward(py::handle grad_output, py::handle self, py::handle target, py::handle reduction,
                            py::handle out, py::handle dtype) {
   return Call(
-      {{"grad_output", grad_output}, {"self", self}, {"target", target}}, reduction, out, dtype,
-      [](aclTensor* const* t, int64_t r, uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnMseLossBackwardGetWorkspaceSize(t[0], t[1], t[2], r, t[3], ws, ex);
-      },
-      aclnnMseLossBackward,
+      Api("aclnnMseLossBackward"), {{"grad_output", grad_output}, {"self", self}, {"target", target}},
+      ParseReduction(reduction), out, dtype,
       [](Operands ops, int64_t) {
         Dims shape;
         if (!BroadcastShape({&ops[0].shape(), &ops[1].shape(), &ops[2].shape()}, &shape)) return ops[1].shape();

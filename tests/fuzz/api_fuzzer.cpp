@@ -31,7 +31,8 @@
 //   u8 reduction: r < 0xF0: r % 3; r < 0xF8: r - 0xF0 - 2 (-2..5); else an i64 follows
 //   u8 flags: bit 0 null workspaceSize, 1 null executor, 2 launch on a created stream, 3 repeatable
 //            (launched twice when out overlaps no input), 4 first launch with workspaceSize - 1,
-//            5-6 the operator: 0 aclnnMseLossBackward, 1 and 3 aclnnMseLoss, 2 aclnnMseLossOut
+//            5-6 the operator, an index into kFuzzOps (wrapping): 0 aclnnMseLossBackward,
+//                1 aclnnMseLoss, 2 aclnnMseLossOut, 3 (free: the next operator) aclnnMseLossBackward
 //   4 tensors (gradOutput, self, target, out; the forward APIs use the last three), each: u8 mode = m % 16
 //     12: null; 13: u8 k, the handle of earlier tensor k % i (null for the first);
 //     15: u8 k, u8 dtype: a new descriptor with earlier tensor k % i's view and memory, the dtype
@@ -58,12 +59,10 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
-#include "aclnnop/aclnn_mse_loss.h"
-#include "aclnnop/aclnn_mse_loss_backward.h"
-#include "aclnnop/aclnn_mse_loss_out.h"
 #include "golden/mse_loss_golden.h"
 #include "golden/mse_loss_grad_golden.h"
 #include "golden/npu_of_soc.h"
+#include "ops/api_table.h"
 #include "runtime/runtime_internal.h"
 
 namespace {
@@ -825,60 +824,48 @@ golden::Tensor ForwardGolden(const Slot (&slots)[4], int64_t reduction, const In
 }
 
 struct FuzzOp {
-  const char* name;
-  int first_input;  // the API's inputs are slots first_input .. 2; out is slot 3
-  bool axis0;       // aclnnMseLossOut: mean and sum over dim 0, nothing written for an empty input
-  aclnnStatus (*phase_one)(const Slot (&slots)[4], int64_t reduction, uint64_t* workspace_size,
-                           aclOpExecutor** executor);
-  aclnnStatus (*launch)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
-  // The model of phase one (SPEC §3, §7) and the golden of out from the inputs as they are now.
+  const char* name;  // its entry in the libraries' API table (ops/api_table.h): its phases
+  int first_input;   // the API's inputs, in its order, are slots first_input .. 2; out is slot 3
+  bool axis0;        // aclnnMseLossOut: mean and sum over dim 0, nothing written for an empty input
+  // The model of phase one (the README's checks and codes) and the golden of out from the inputs
+  // as they are now.
   Verdict (*model)(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input);
   golden::Tensor (*golden)(const Slot (&slots)[4], int64_t reduction, const Input& input);
+
+  const aclcpu::ApiOp& api() const {
+    const aclcpu::ApiOp* entry = aclcpu::FindApiOp(name);
+    if (entry == nullptr || entry->inputs.size() != static_cast<size_t>(3 - first_input)) {
+      std::fprintf(stderr, "api_fuzzer: %s is not in the API table with %d inputs\n", name, 3 - first_input);
+      std::abort();
+    }
+    return *entry;
+  }
+  aclnnStatus PhaseOne(const Slot (&slots)[4], int64_t reduction, uint64_t* workspace_size,
+                       aclOpExecutor** executor) const {
+    aclTensor* inputs[3];
+    for (int slot = first_input; slot < 3; ++slot) inputs[slot - first_input] = slots[slot].handle;
+    return api().phase_one(inputs, reduction, slots[3].handle, workspace_size, executor);
+  }
 };
 
-const FuzzOp kBackward = {
-    "aclnnMseLossBackward",
-    0,
-    false,
-    [](const Slot (&s)[4], int64_t r, uint64_t* ws, aclOpExecutor** ex) {
-      return aclnnMseLossBackwardGetWorkspaceSize(s[0].handle, s[1].handle, s[2].handle, r, s[3].handle, ws, ex);
-    },
-    aclnnMseLossBackward,
-    Judge,
-    BackwardGolden,
+const FuzzOp kFuzzOps[] = {
+    {"aclnnMseLossBackward", 0, false, Judge, BackwardGolden},
+    {"aclnnMseLoss", 1, false,
+     [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
+       return JudgeForward(s, false, r, ns, ne, in);
+     },
+     [](const Slot (&s)[4], int64_t r, const Input& in) { return ForwardGolden(s, r, in, false); }},
+    {"aclnnMseLossOut", 1, true,
+     [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
+       return JudgeForward(s, true, r, ns, ne, in);
+     },
+     [](const Slot (&s)[4], int64_t r, const Input& in) { return ForwardGolden(s, r, in, true); }},
 };
-const FuzzOp kMseLoss = {
-    "aclnnMseLoss",
-    1,
-    false,
-    [](const Slot (&s)[4], int64_t r, uint64_t* ws, aclOpExecutor** ex) {
-      return aclnnMseLossGetWorkspaceSize(s[1].handle, s[2].handle, r, s[3].handle, ws, ex);
-    },
-    aclnnMseLoss,
-    [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
-      return JudgeForward(s, false, r, ns, ne, in);
-    },
-    [](const Slot (&s)[4], int64_t r, const Input& in) { return ForwardGolden(s, r, in, false); },
-};
-const FuzzOp kMseLossOut = {
-    "aclnnMseLossOut",
-    1,
-    true,
-    [](const Slot (&s)[4], int64_t r, uint64_t* ws, aclOpExecutor** ex) {
-      return aclnnMseLossOutGetWorkspaceSize(s[1].handle, s[2].handle, r, s[3].handle, ws, ex);
-    },
-    aclnnMseLossOut,
-    [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
-      return JudgeForward(s, true, r, ns, ne, in);
-    },
-    [](const Slot (&s)[4], int64_t r, const Input& in) { return ForwardGolden(s, r, in, true); },
-};
+constexpr int kFuzzOpCount = sizeof kFuzzOps / sizeof kFuzzOps[0];
+static_assert(kFuzzOpCount <= 4, "flags bits 5-6 choose the operator");
 
-// The operator a call goes to: flags bits 5-6, 0 the backward, 1 and 3 aclnnMseLoss, 2 Out.
-const FuzzOp& OpOf(uint8_t flags) {
-  const FuzzOp* const ops[4] = {&kBackward, &kMseLoss, &kMseLossOut, &kMseLoss};
-  return *ops[(flags >> 5) & 3];
-}
+// The operator a call goes to: flags bits 5-6, an index into kFuzzOps (wrapping around).
+const FuzzOp& OpOf(uint8_t flags) { return kFuzzOps[((flags >> 5) & 3) % kFuzzOpCount]; }
 
 void RunOne(const uint8_t* data, size_t size) {
   Reader in(data, size);
@@ -966,7 +953,7 @@ void RunOne(const uint8_t* data, size_t size) {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   const aclnnStatus status =
-      op.phase_one(slots, reduction, null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
+      op.PhaseOne(slots, reduction, null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
   const bool valid = !verdict.null_fault && !verdict.invalid_fault;
   if (Tracing()) {
     std::fprintf(stderr, "api_fuzzer: %s phase one %d (%s); model: %s\n", op.name, status, aclGetRecentErrMsg(),
@@ -1036,7 +1023,7 @@ void RunOne(const uint8_t* data, size_t size) {
   if (out_written && expected.bits.size() != static_cast<size_t>(out_numel)) Violation("the golden's out size");
 
   if ((flags & 16) != 0 && workspace_size > 0) {
-    if (op.launch(input.workspace, workspace_size - 1, executor, input.stream) != ACLNN_ERR_PARAM_INVALID) {
+    if (op.api().launch(input.workspace, workspace_size - 1, executor, input.stream) != ACLNN_ERR_PARAM_INVALID) {
       Violation("a launch with too small a workspaceSize was not refused with 161002");
     }
   }
@@ -1053,7 +1040,7 @@ void RunOne(const uint8_t* data, size_t size) {
     launches = overlaps ? 1 : 2;
   }
   for (int k = 0; k < launches; ++k) {
-    if (op.launch(input.workspace, workspace_size, executor, input.stream) != ACLNN_SUCCESS) {
+    if (op.api().launch(input.workspace, workspace_size, executor, input.stream) != ACLNN_SUCCESS) {
       Violation(std::string(op.name) + " launch failed: " + aclGetRecentErrMsg());
     }
   }

@@ -825,8 +825,8 @@ TEST(CaseRunnerOps, ForwardOutTensorsPerApiAndReduction) {
     EXPECT_EQ(shape, row.shape) << row.op->api_name << " reduction " << row.reduction;
     EXPECT_EQ(dtype, row.dtype) << row.op->api_name << " reduction " << row.reduction;
   }
-  EXPECT_STREQ(loss.api_phase_one_name, "aclnnMseLossGetWorkspaceSize");
-  EXPECT_STREQ(out.api_phase_one_name, "aclnnMseLossOutGetWorkspaceSize");
+  EXPECT_STREQ(cr::ApiOf(loss).phase_one_name, "aclnnMseLossGetWorkspaceSize");
+  EXPECT_STREQ(cr::ApiOf(out).phase_one_name, "aclnnMseLossOutGetWorkspaceSize");
   EXPECT_EQ(out.kernel_infer, nullptr);
 }
 

@@ -1,6 +1,8 @@
 #include "api_driver.h"
 
+#include <cstring>
 #include <mutex>
+#include <stdexcept>
 
 namespace case_runner {
 namespace {
@@ -61,11 +63,15 @@ void StopRuntime() {
 
 bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t attribute, RunTensor* out,
             std::string* error) {
+  const aclcpu::ApiOp& api = ApiOf(op);
   std::vector<std::unique_ptr<AclTensor>> input_tensors;
-  std::vector<aclTensor*> handles;
-  for (const auto& input : inputs) {
+  std::vector<aclTensor*> handles;  // in the API's order
+  for (const char* name : api.inputs) {
+    size_t i = 0;
+    while (i < op.inputs.size() && std::strcmp(op.inputs[i].api, name) != 0) ++i;
+    if (i == op.inputs.size()) throw std::logic_error(std::string(api.name) + " takes " + name + ", which no input is");
     input_tensors.push_back(std::make_unique<AclTensor>());
-    if (!input_tensors.back()->Create(*input, error)) return false;
+    if (!input_tensors.back()->Create(*inputs[i], error)) return false;
     handles.push_back(input_tensors.back()->get());
   }
   AclTensor out_tensor;
@@ -74,8 +80,8 @@ bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inp
   if (!ThreadStream(&stream, error)) return false;
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  if (aclnnStatus rc = op.api_phase_one(handles, attribute, out_tensor.get(), &workspace_size, &executor)) {
-    return AclFailed(op.api_phase_one_name, rc, error);
+  if (aclnnStatus rc = api.phase_one(handles.data(), attribute, out_tensor.get(), &workspace_size, &executor)) {
+    return AclFailed(api.phase_one_name, rc, error);
   }
   void* workspace = nullptr;
   if (workspace_size > 0) {
@@ -85,7 +91,7 @@ bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inp
   }
   // Frees the workspace on every path below (aclrtFree waits for queued work that uses it).
   const std::unique_ptr<void, aclError (*)(void*)> workspace_owner(workspace, aclrtFree);
-  if (aclnnStatus rc = op.api_launch(workspace, workspace_size, executor, stream)) {
+  if (aclnnStatus rc = api.launch(workspace, workspace_size, executor, stream)) {
     return AclFailed(std::string("aclnn") + op.api_name, rc, error);
   }
   if (aclError rc = aclrtSynchronizeStream(stream)) return AclFailed("aclrtSynchronizeStream", rc, error);

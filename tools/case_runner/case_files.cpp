@@ -447,9 +447,10 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
       return FieldError(at + ".type", "missing, or not a string", error);
     }
     if (type->text == "attr") {
-      if (input_name->text != op.api_attribute) {
-        return FieldError(at + ".name",
-                          "unknown attr \"" + input_name->text + "\"; the API has only " + op.api_attribute, error);
+      const char* attribute = ApiOf(op).attribute;
+      if (input_name->text != attribute) {
+        return FieldError(at + ".name", "unknown attr \"" + input_name->text + "\"; the API has only " + attribute,
+                          error);
       }
       if (seen_attribute) return FieldError(at + ".name", input_name->text + " is listed twice", error);
       seen_attribute = true;
@@ -486,7 +487,7 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
   for (size_t r = 0; r < op.inputs.size(); ++r) {
     if (!seen[r]) return FieldError("inputs", std::string("no ") + op.inputs[r].api + " tensor", error);
   }
-  if (!seen_attribute) return FieldError("inputs", std::string("no ") + op.api_attribute + " attr", error);
+  if (!seen_attribute) return FieldError("inputs", std::string("no ") + ApiOf(op).attribute + " attr", error);
   return true;
 }
 

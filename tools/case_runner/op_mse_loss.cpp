@@ -6,8 +6,6 @@
 #include <memory>
 #include <new>
 
-#include "aclnnop/aclnn_mse_loss.h"
-#include "aclnnop/aclnn_mse_loss_out.h"
 #include "golden/mse_loss_golden.h"
 #include "kernel/shape.h"
 #include "kernel/tensor_view.h"
@@ -111,16 +109,6 @@ void OutOut(const std::vector<TensorSpec>& inputs, int64_t reduction, std::vecto
   if ((reduction == 1 || reduction == 2) && !shape->empty()) shape->erase(shape->begin());
 }
 
-aclnnStatus LossPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
-                         uint64_t* workspace_size, aclOpExecutor** executor) {
-  return aclnnMseLossGetWorkspaceSize(inputs[kSelf], inputs[kTarget], reduction, out, workspace_size, executor);
-}
-
-aclnnStatus OutPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
-                        uint64_t* workspace_size, aclOpExecutor** executor) {
-  return aclnnMseLossOutGetWorkspaceSize(inputs[kSelf], inputs[kTarget], reduction, out, workspace_size, executor);
-}
-
 // ---- golden ----
 
 class Golden final : public GoldenOutput {
@@ -184,38 +172,15 @@ std::unique_ptr<GoldenOutput> OutGolden(const std::vector<golden::View>& inputs,
 
 extern const OpInfo kMseLossOp;
 const OpInfo kMseLossOp = {
-    "MseLoss",
-    "mse_loss",
-    "MseLoss",
-    {{"self", "predict"}, {"target", "label"}},
-    "reduction",
-    &ReducesToScalar,
-    &mse::Definition,
-    &InferShapeAndDtype,
-    &KernelRun,
-    &LossOut,
-    &LossPhaseOne,
-    &aclnnMseLoss,
-    "aclnnMseLossGetWorkspaceSize",
-    &LossGolden,
+    "MseLoss",        "mse_loss",       "MseLoss",           {{"self", "predict"}, {"target", "label"}},
+    &ReducesToScalar, &mse::Definition, &InferShapeAndDtype, &KernelRun,
+    &LossOut,         &LossGolden,
 };
 
 extern const OpInfo kMseLossOutOp;
 const OpInfo kMseLossOutOp = {
-    "MseLossOut",
-    nullptr,
-    nullptr,
-    {{"self", "predict"}, {"target", "label"}},
-    "reduction",
-    &ReducesToScalar,
-    nullptr,
-    nullptr,
-    nullptr,
-    &OutOut,
-    &OutPhaseOne,
-    &aclnnMseLossOut,
-    "aclnnMseLossOutGetWorkspaceSize",
-    &OutGolden,
+    "MseLossOut", nullptr, nullptr,    {{"self", "predict"}, {"target", "label"}}, &ReducesToScalar, nullptr, nullptr,
+    nullptr,      &OutOut, &OutGolden,
 };
 
 }  // namespace case_runner

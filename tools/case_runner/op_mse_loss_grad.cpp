@@ -2,7 +2,6 @@
 // level, the JSON's MseLossBackward cases (gradOutput, self, target) through the aclnn API.
 #include <algorithm>
 
-#include "aclnnop/aclnn_mse_loss_backward.h"
 #include "golden/mse_loss_grad_golden.h"
 #include "kernel/tensor_view.h"
 #include "nnopbase/nnopbase_internal.h"
@@ -63,12 +62,6 @@ void ApiOut(const std::vector<TensorSpec>& inputs, int64_t /*reduction*/, std::v
   golden::BroadcastShape({inputs[kGrad].shape, inputs[kSelf].shape, inputs[kTarget].shape}, shape);
 }
 
-aclnnStatus ApiPhaseOne(const std::vector<aclTensor*>& inputs, int64_t reduction, aclTensor* out,
-                        uint64_t* workspace_size, aclOpExecutor** executor) {
-  return aclnnMseLossBackwardGetWorkspaceSize(inputs[kGrad], inputs[kSelf], inputs[kTarget], reduction, out,
-                                              workspace_size, executor);
-}
-
 class Golden final : public GoldenOutput {
  public:
   // The runner makes ND tensors, of one format: the shapes decide the kernel.
@@ -107,19 +100,11 @@ std::unique_ptr<GoldenOutput> MakeGolden(const std::vector<golden::View>& inputs
 
 extern const OpInfo kMseLossGradOp;
 const OpInfo kMseLossGradOp = {
-    "MseLossBackward",
-    "mse_loss_grad",
-    "MseLossGrad",
-    {{"self", "predict"}, {"target", "label"}, {"gradOutput", "dout"}},
-    "reduction",
+    "MseLossBackward", "mse_loss_grad",
+    "MseLossGrad",     {{"self", "predict"}, {"target", "label"}, {"gradOutput", "dout"}},
     nullptr,  // the gradient has the inputs' broadcast shape
-    &mse::Definition,
-    &InferShapeAndDtype,
-    &KernelRun,
-    &ApiOut,
-    &ApiPhaseOne,
-    &aclnnMseLossBackward,
-    "aclnnMseLossBackwardGetWorkspaceSize",
+    &mse::Definition,  &InferShapeAndDtype,
+    &KernelRun,        &ApiOut,
     &MakeGolden,
 };
 

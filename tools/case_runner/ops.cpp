@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "golden/npu_of_soc.h"
 #include "kernel/shape.h"
@@ -19,6 +20,12 @@ extern const OpInfo kMseLossOutOp;   // op_mse_loss.cpp
 const std::vector<const OpInfo*>& AllOps() {
   static const std::vector<const OpInfo*> ops = {&kMseLossGradOp, &kMseLossOp, &kMseLossOutOp};
   return ops;
+}
+
+const aclcpu::ApiOp& ApiOf(const OpInfo& op) {
+  const aclcpu::ApiOp* api = aclcpu::FindApiOp((std::string("aclnn") + op.api_name).c_str());
+  if (api == nullptr) throw std::logic_error(std::string("no aclnn") + op.api_name + " in the API table");
+  return *api;
 }
 
 golden::Npu RuntimeNpu() {

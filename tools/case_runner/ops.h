@@ -15,6 +15,7 @@
 #include "golden/golden_common.h"
 #include "kernel/schedule.h"
 #include "kernel/tensor_view.h"
+#include "ops/api_table.h"
 
 namespace aclcpu {
 struct OpDefinition;  // ops/common/op_graph/op_def.h
@@ -79,10 +80,6 @@ struct OpInfo {
   // In this order in Case::inputs and in every function below. The CSV lists them in this order;
   // the JSON by name.
   std::vector<OperandNames> inputs;
-  // The API's integer attribute as JSON cases name it ("reduction"); its value reaches every
-  // function below as `attribute`. At the kernel level, the definition's first string attribute,
-  // numbered by its position in the definition's values (KernelAttributeNumber).
-  const char* api_attribute;
   // Whether the output reduces the inputs' elements (0-d) for this attribute value: ops-nn's
   // tables then write the inputs' shape or (1,) as output_shapes, which is set aside. Null: never.
   bool (*output_reduced)(int64_t attribute);
@@ -97,19 +94,21 @@ struct OpInfo {
   bool (*kernel_run)(const Case& c, int64_t attribute, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y,
                      std::string* error);
 
-  // API level: the out tensor a user creates for these inputs (when the shapes admit none, some
-  // shape for the API to reject), then both phases as a user program calls them.
+  // API level (its phases, parameters and attribute: ApiOf): the out tensor a user creates for
+  // these inputs (when the shapes admit none, some shape for the API to reject).
   void (*api_out)(const std::vector<TensorSpec>& inputs, int64_t attribute, std::vector<int64_t>* shape, Dtype* dtype);
-  aclnnStatus (*api_phase_one)(const std::vector<aclTensor*>& inputs, int64_t attribute, aclTensor* out,
-                               uint64_t* workspace_size, aclOpExecutor** executor);
-  aclnnStatus (*api_launch)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
-  const char* api_phase_one_name;  // for reports: "aclnnMseLossBackwardGetWorkspaceSize"
 
   // The golden for inputs viewed in place; the attribute numbered as the aclnn API numbers it.
   // Null with *why when there is none (shapes that do not broadcast, a value the API refuses).
   std::unique_ptr<GoldenOutput> (*golden)(const std::vector<golden::View>& inputs, int64_t attribute, Dtype out_dtype,
                                           const GoldenTarget& target, std::string* why);
 };
+
+// The API an op's JSON cases call: "aclnn" + api_name in the libraries' table (ops/api_table.h).
+// Its integer attribute (JSON cases name it; "reduction") reaches every function above as
+// `attribute`; at the kernel level that is the definition's first string attribute, numbered by
+// its position in the definition's values (KernelAttributeNumber).
+const aclcpu::ApiOp& ApiOf(const OpInfo& op);
 
 // Every op, in a fixed order.
 const std::vector<const OpInfo*>& AllOps();

@@ -248,7 +248,7 @@ std::vector<Run> SelectRuns(const std::vector<Case>& cases, const std::string& f
     if (c.level == Case::Level::kApi && c.error.empty() && c.enabled) {
       for (int64_t value : c.attribute_values) {
         const std::string name =
-            c.attribute_is_range ? label + "[" + c.op->api_attribute + "=" + std::to_string(value) + "]" : label;
+            c.attribute_is_range ? label + "[" + ApiOf(*c.op).attribute + "=" + std::to_string(value) + "]" : label;
         if (selected(label) || selected(name)) runs.push_back(Run{&c, name, value});
       }
     } else if (selected(label)) {
