@@ -13,6 +13,7 @@
 #include "aclnn/aclnn_base.h"
 #include "kernel/parallel.h"
 #include "nnopbase/inline_function.h"
+#include "runtime/handle_table.h"
 #include "runtime/runtime_internal.h"
 
 // What aclCreateTensor records: the view, and the storage it lies in. (aclTensor* handles are not
@@ -70,6 +71,10 @@ namespace aclcpu {
 // The tensor a handle from aclCreateTensor names, or null once it was destroyed (or never was).
 // Handles are never reused, so a destroyed handle never names a later tensor.
 ACLCPU_API std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle);
+// The same, lent for the length of a call (no reference counted; aclDestroyTensor and
+// aclSetTensorData on the handle wait until it is returned).
+using BorrowedTensor = HandleTable<aclTensor>::Borrowed;
+ACLCPU_API BorrowedTensor BorrowTensor(const aclTensor* handle);
 
 // Gives a live tensor another storage address (161002, message naming api, when it is not live).
 // Records already handed out stay as they were.

@@ -192,6 +192,8 @@ aclnnStatus ReadField(const char* api, const aclTensor* tensor, Value* value, Re
 
 std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle) { return Tensors().Find(handle); }
 
+BorrowedTensor BorrowTensor(const aclTensor* handle) { return Tensors().Borrow(handle); }
+
 aclnnStatus SetTensorData(const char* api, const aclTensor* handle, void* data) {
   // Copy on write: a phase one that holds the old record keeps reading it unchanged.
   std::shared_ptr<const aclTensor> live = Tensors().Find(handle);

@@ -23,7 +23,42 @@ namespace aclcpu {
 
 template <typename T>
 class HandleTable {
+  struct Slot;
+
  public:
+  // A live handle's object, lent for as long as the Borrowed exists: its slot counts it as a
+  // reader, so no writer (Remove, Replace) takes the object meanwhile. For what uses an object only
+  // within a call: no shared_ptr is copied. A thread must not remove or replace what it borrows.
+  class Borrowed {
+   public:
+    Borrowed() = default;
+    Borrowed(Borrowed&& other) noexcept : slot_(other.slot_) { other.slot_ = nullptr; }
+    Borrowed& operator=(Borrowed&& other) noexcept {
+      if (this != &other) {
+        Return();
+        slot_ = other.slot_;
+        other.slot_ = nullptr;
+      }
+      return *this;
+    }
+    Borrowed(const Borrowed&) = delete;
+    Borrowed& operator=(const Borrowed&) = delete;
+    ~Borrowed() { Return(); }
+
+    explicit operator bool() const { return slot_ != nullptr; }
+    T& operator*() const { return *slot_->object; }
+    T* operator->() const { return slot_->object.get(); }
+
+   private:
+    friend class HandleTable;
+    explicit Borrowed(const Slot* slot) : slot_(slot) {}
+    void Return() {
+      if (slot_ != nullptr) slot_->state.fetch_sub(1, std::memory_order_release);
+      slot_ = nullptr;
+    }
+    const Slot* slot_ = nullptr;
+  };
+
   // tag: a few bits that differ per table, so a stream handle is not an event handle.
   explicit HandleTable(uint64_t tag) : tag_(tag << 56) {}
   ~HandleTable() {
@@ -46,23 +81,27 @@ class HandleTable {
 
   // The object a live handle names, or null. Takes no lock.
   std::shared_ptr<T> Find(const void* handle) const {
+    Borrowed borrowed = Borrow(handle);
+    if (!borrowed) return nullptr;
+    return borrowed.slot_->object;  // while counted as a reader, no writer touches it
+  }
+
+  // The object a live handle names, lent (empty when the handle is not live). Takes no lock.
+  Borrowed Borrow(const void* handle) const {
     uint32_t index;
     uint64_t generation;
     const Slot* slot = Decode(handle, &index, &generation);
-    if (slot == nullptr) return nullptr;
+    if (slot == nullptr) return Borrowed();
     uint64_t state = slot->state.load(std::memory_order_acquire);
     for (int attempt = 0;; ++attempt) {
-      if (GenerationOf(state) != generation) return nullptr;
+      if (GenerationOf(state) != generation) return Borrowed();
       if ((state & kWriting) != 0) {  // a writer is replacing or removing it: wait for the outcome
         Pause(attempt);
         state = slot->state.load(std::memory_order_acquire);
         continue;
       }
-      if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire)) break;
+      if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire)) return Borrowed(slot);
     }
-    std::shared_ptr<T> object = slot->object;  // while counted as a reader, no writer touches it
-    slot->state.fetch_sub(1, std::memory_order_release);
-    return object;
   }
 
   // Removes the handle; returns its object (null when the handle was not live).

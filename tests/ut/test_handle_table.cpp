@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -112,10 +113,17 @@ TEST(HandleTable, LookupsStayCorrectWhileOthersWrite) {
       }
     });
   }
+  // The writers start once a reader has looked (on a busy host the readers may otherwise get no
+  // turn before the writers are done).
+  auto await_reader = [&] {
+    while (found.load() == 0) std::this_thread::yield();
+  };
   threads.emplace_back([&] {
+    await_reader();
     for (int i = 1; i < 1000; ++i) ASSERT_TRUE(table.Replace(watched, std::make_shared<int>(i)));
   });
   threads.emplace_back([&] {
+    await_reader();
     for (int i = 0; i < 3000; ++i) {
       void* handle = table.Add(std::make_shared<int>(i));
       ASSERT_EQ(*table.Find(handle), i);
@@ -132,6 +140,26 @@ TEST(HandleTable, LookupsStayCorrectWhileOthersWrite) {
   EXPECT_EQ(*table.Find(watched), 999);
   ASSERT_TRUE(table.Remove(watched));
   EXPECT_EQ(table.size(), 0u);
+}
+
+// A borrowed object stays: Remove waits until it is returned, then the handle names nothing.
+TEST(HandleTable, RemoveWaitsForABorrowedObject) {
+  HandleTable<int> table(0xc2);
+  void* handle = table.Add(std::make_shared<int>(7));
+  HandleTable<int>::Borrowed borrowed = table.Borrow(handle);
+  ASSERT_TRUE(borrowed);
+  EXPECT_EQ(*borrowed, 7);
+  EXPECT_FALSE(table.Borrow(reinterpret_cast<void*>(uintptr_t{0xc2} << 56)));  // a slot never made
+  std::atomic<bool> removed{false};
+  std::thread remover([&] { removed = table.Remove(handle) != nullptr; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(removed.load());  // still lent
+  EXPECT_EQ(*borrowed, 7);
+  borrowed = HandleTable<int>::Borrowed();  // returned
+  remover.join();
+  EXPECT_TRUE(removed.load());
+  EXPECT_FALSE(table.Borrow(handle));
+  EXPECT_EQ(table.Find(handle), nullptr);
 }
 
 }  // namespace

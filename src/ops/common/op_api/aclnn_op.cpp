@@ -78,7 +78,7 @@ aclnnStatus PhaseOne::Resolve(std::initializer_list<TensorParam> params, const u
   if (workspace_size == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is null");
   if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "executor is null");
   for (int i = 0; i < count_; ++i) {
-    tensors_[i] = FindTensor(params_[i].handle);
+    tensors_[i] = BorrowTensor(params_[i].handle);
     if (!tensors_[i]) {
       return Fail(ACLNN_ERR_PARAM_INVALID,
                   std::string(params_[i].name) + " is not a live aclTensor (destroyed, or never created)");

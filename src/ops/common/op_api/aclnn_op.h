@@ -168,9 +168,9 @@ class PhaseOne {
   const char* api_;
   const SocProfile* soc_ = nullptr;
   int count_ = 0;
-  TensorParam params_[kMaxParams];                        // the first count_ set by Resolve
-  std::shared_ptr<const aclTensor> tensors_[kMaxParams];  // alive for the call, whoever destroys the handle
-  TensorArgument arguments_[kMaxParams];                  // the first count_ set by CheckMemory
+  TensorParam params_[kMaxParams];        // the first count_ set by Resolve
+  BorrowedTensor tensors_[kMaxParams];    // lent for the call: no one destroys or changes them meanwhile
+  TensorArgument arguments_[kMaxParams];  // the first count_ set by CheckMemory
   ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
 
