@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,43 @@
 namespace aclcpu {
 namespace {
 
+// Launches read an executor's argument addresses on every call; aclSetInputTensorAddr and its kin
+// change them now and then. Readers count themselves in one atomic word (no mutex on a launch); a
+// writer, one at a time, sets its bit and waits for the readers to leave. (Named as the standard's
+// shared mutexes name these, for std::shared_lock and std::lock_guard.)
+class AddressLock {
+ public:
+  void lock_shared() {
+    uint32_t state = state_.load(std::memory_order_relaxed);
+    for (int attempt = 0;; ++attempt) {
+      if ((state & kWriter) == 0) {
+        if (state_.compare_exchange_weak(state, state + 1, std::memory_order_acquire)) return;
+        continue;  // state reloaded by the failed exchange
+      }
+      Pause(attempt);
+      state = state_.load(std::memory_order_relaxed);
+    }
+  }
+  void unlock_shared() { state_.fetch_sub(1, std::memory_order_release); }
+  void lock() {
+    writers_.lock();
+    state_.fetch_or(kWriter, std::memory_order_acq_rel);  // no new readers
+    for (int attempt = 0; (state_.load(std::memory_order_acquire) & ~kWriter) != 0; ++attempt) Pause(attempt);
+  }
+  void unlock() {
+    state_.fetch_and(~kWriter, std::memory_order_release);
+    writers_.unlock();
+  }
+
+ private:
+  static constexpr uint32_t kWriter = uint32_t{1} << 31;
+  static void Pause(int attempt) {
+    if (attempt >= 64) std::this_thread::yield();  // the other side holds it for a few instructions
+  }
+  std::atomic<uint32_t> state_{0};  // readers inside, plus kWriter while a writer holds it
+  std::mutex writers_;
+};
+
 // What an aclOpExecutor handle names.
 struct Executor {
   // User-provided, so that making one (value-initialization, as std::allocate_shared does) does not
@@ -27,7 +66,7 @@ struct Executor {
   std::atomic<bool> repeatable{false};
   std::atomic<bool> launching{false};  // a one-shot executor's launch has begun (it runs once)
   // Where each of spec.arguments is now, and the allocation that was live there when it was set.
-  std::mutex mutex;
+  AddressLock address_lock;
   char* bases[LaunchSpec::kMaxArguments] = {};
   std::shared_ptr<Allocation> allocations[LaunchSpec::kMaxArguments];
 };
@@ -165,7 +204,7 @@ aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* ta
   const int count = spec.argument_count;
   char** bases = task->bases();
   {
-    std::lock_guard<std::mutex> lock(executor.mutex);  // against a concurrent aclSetInputTensorAddr
+    std::shared_lock<AddressLock> lock(executor.address_lock);  // against a concurrent aclSetInputTensorAddr
     for (int k = 0; k < count; ++k) {
       bases[k] = executor.bases[k];
       if (args[k].storage_bytes == 0) continue;
@@ -245,9 +284,11 @@ aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* handle, bool 
     return ACLNN_ERR_PARAM_INVALID;
   }
   if (output && allocation && allocation->read_only) return WriteToReadOnlyMemory(api, argument.name, addr);
-  std::lock_guard<std::mutex> lock(executor->mutex);
-  executor->bases[k] = static_cast<char*>(addr);
-  executor->allocations[k] = std::move(allocation);
+  {
+    std::lock_guard<AddressLock> lock(executor->address_lock);
+    executor->bases[k] = static_cast<char*>(addr);
+    std::swap(executor->allocations[k], allocation);  // the old one is released after the lock
+  }
   return ACLNN_SUCCESS;
 }
 

@@ -4,12 +4,14 @@
 // address, and aclSet*TensorAddr pointing a repeatable executor at other memory.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -416,6 +418,40 @@ struct Call {
 golden::Tensor Expected(const support::RawFloatTensor& g, const support::RawFloatTensor& s,
                         const support::RawFloatTensor& t) {
   return golden::MseLossGrad(g.Golden(), s.Golden(), t.Golden(), 2, golden::Dtype::kFloat32);
+}
+
+// Launches on one thread while another points the executor's self back and forth between two
+// buffers of the same values: every launch reads one of them whole, so out is always the same.
+TEST(SetTensorAddr, LaunchesWhileAnotherThreadRebinds) {
+  support::EnsureRuntime();
+  Call call;
+  support::RawFloatTensor twin_self({2, 3}, Floats(6, -2, 1));  // self's values, elsewhere
+  uint64_t workspace_size = 1;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
+                                                 &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+  const std::vector<uint32_t> expected = Expected(call.grad, call.self, call.target).bits;
+  std::atomic<bool> stop{false};
+  std::atomic<int> rebinds{0};
+  std::thread rebinder([&] {
+    for (int i = 0; !stop.load(); ++i) {
+      void* self = i % 2 == 0 ? twin_self.data() : call.self.data();
+      if (aclSetInputTensorAddr(executor, 1, call.self.get(), self) != ACLNN_SUCCESS) return;
+      rebinds.fetch_add(1);
+    }
+  });
+  for (int launch = 0; launch < 300 || rebinds.load() < 2; ++launch) {
+    ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(support::CompareBits(golden::Dtype::kFloat32, expected, call.out.Read()), "") << "launch " << launch;
+  }
+  stop = true;
+  rebinder.join();
+  EXPECT_GE(rebinds.load(), 2);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
 }
 
 TEST(SetTensorAddr, RepeatableExecutorRunsOnTheNewMemory) {
