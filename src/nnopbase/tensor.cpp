@@ -195,7 +195,8 @@ std::shared_ptr<const aclTensor> FindTensor(const aclTensor* handle) { return Te
 BorrowedTensor BorrowTensor(const aclTensor* handle) { return Tensors().Borrow(handle); }
 
 aclnnStatus SetTensorData(const char* api, const aclTensor* handle, void* data) {
-  // Copy on write: a phase one that holds the old record keeps reading it unchanged.
+  // Copy on write: whoever holds the old record (FindTensor) keeps reading it unchanged; a phase
+  // one that borrows it (BorrowTensor) holds this off until it is done.
   std::shared_ptr<const aclTensor> live = Tensors().Find(handle);
   if (live) {
     auto changed = std::make_shared<aclTensor>(*live);

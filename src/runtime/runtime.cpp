@@ -188,13 +188,6 @@ bool DeviceReady() {
 }
 
 aclError EnqueueOnStream(const char* api, aclrtStream handle, StreamTask& task) {
-  if (handle != nullptr) {
-    // A created stream, lent for the push (aclrtDestroyStream waits until it is returned).
-    if (HandleTable<Stream>::Borrowed stream = TheRuntime().streams.Borrow(handle)) {
-      stream->Push(task, /*may_run_inline=*/true);
-      return ACL_SUCCESS;
-    }
-  }
   aclError code = ACL_SUCCESS;
   std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);
   if (!stream) return code;

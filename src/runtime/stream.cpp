@@ -59,30 +59,28 @@ void Stream::Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool ma
 }
 
 void Stream::Push(StreamTask& task, bool may_run_inline) {
-  uint64_t idle = 0;
-  if (may_run_inline && state_.compare_exchange_strong(idle, kInlineRun | 1)) {
-    // Nothing queued or running: run it here. Work pushed meanwhile queues behind it (the worker
-    // waits while kInlineRun is set).
-    pushed_.fetch_add(1);
-    RunTask(task);
-    Finished();
-    const uint64_t queued = state_.fetch_sub(kInlineRun | 1) - (kInlineRun | 1);
-    if (queued > 0) {
-      // The worker waits for kInlineRun to clear: under the mutex, so that it is either waiting
-      // (and woken) or has not yet looked.
-      { std::lock_guard<std::mutex> lock(mutex_); }
-      work_ready_.notify_one();
-    }
-    return;
-  }
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::unique_ptr<StreamTask> queued = task.Detach();
-    queue_.push_back(std::move(queued));
-    state_.fetch_add(1);
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!may_run_inline || running_.load() || !queue_.empty()) {
+      queue_.push_back(task.Detach());
+      queued_.fetch_add(1);
+      pushed_.fetch_add(1);
+      lock.unlock();
+      work_ready_.notify_one();
+      return;
+    }
+    running_.store(true);  // claimed: work pushed from now on queues behind this task
     pushed_.fetch_add(1);
   }
-  work_ready_.notify_one();
+  RunTask(task);
+  Finished();
+  running_.store(false);
+  // Work queued meanwhile waits for running_ to clear. The worker reads it under the mutex, and
+  // either this sees the count it raised before that, or the worker sees running_ clear.
+  if (queued_.load() > 0) {
+    { std::lock_guard<std::mutex> lock(mutex_); }
+    work_ready_.notify_one();
+  }
 }
 
 void Stream::Finished() {
@@ -118,16 +116,18 @@ void Stream::Serve() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     // Queued work waits for a task running inline to finish (it was pushed before).
-    work_ready_.wait(lock, [&] { return (stopping_ || !queue_.empty()) && (state_.load() & kInlineRun) == 0; });
+    work_ready_.wait(lock, [&] { return (stopping_ || !queue_.empty()) && !running_.load(); });
     if (queue_.empty()) return;  // stopping, and everything queued has run
     std::unique_ptr<StreamTask> task = std::move(queue_.front());
     queue_.pop_front();
+    queued_.fetch_sub(1);
+    running_.store(true);
     lock.unlock();
     RunTask(*task);  // drops the closure and the pins before completion is reported
     task.reset();
     Finished();
-    state_.fetch_sub(1);  // the stream is idle again once this was the last
     lock.lock();
+    running_.store(false);
   }
 }
 

@@ -43,19 +43,19 @@ class Stream {
   // After a task: counts it finished and wakes the threads in Synchronize, if any.
   void Finished();
 
-  // A call on an idle stream takes no lock: it claims the stream with one compare-and-swap of
-  // state_, runs its task inline, and gives the stream back with one subtraction. Queued work, the
-  // worker and the waits in Synchronize take mutex_.
-  static constexpr uint64_t kInlineRun = uint64_t{1} << 63;  // state_: a task runs inline on a caller
-  std::atomic<uint64_t> state_{0};  // tasks pushed and not finished, plus kInlineRun while one runs inline
-  std::atomic<uint64_t> pushed_{0};
-  std::atomic<uint64_t> finished_{0};
-  std::atomic<int> waiters_{0};  // threads in Synchronize
-
-  std::mutex mutex_;  // queue_, stopping_, and the condition variables' waits
+  // pushed_ counts under mutex_ in the order the tasks run (a task runs inline only when nothing is
+  // queued or running), so everything pushed before a Synchronize has run once finished_ reaches
+  // the pushed_ it read. An inline run takes the mutex once, to claim the stream; it gives the
+  // stream back, and a Synchronize with nothing pending returns, without it.
+  std::mutex mutex_;  // queue_, stopping_, the claim of an idle stream, the condition variables' waits
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
   std::deque<std::unique_ptr<StreamTask>> queue_;
+  std::atomic<uint64_t> queued_{0};   // queue_.size(), readable without the mutex
+  std::atomic<bool> running_{false};  // a task runs (on the worker, or inline on a caller)
+  std::atomic<uint64_t> pushed_{0};
+  std::atomic<uint64_t> finished_{0};
+  std::atomic<int> waiters_{0};  // threads in Synchronize
   bool stopping_ = false;
   std::thread worker_;
 };

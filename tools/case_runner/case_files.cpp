@@ -321,7 +321,7 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     }
     // The definition's attribute; other keys do not concern the operator.
     const std::string& name = KernelAttributeName(*c->op);
-    if (const Value* attribute = attrs.Find(name)) {
+    if (const Value* attribute = name.empty() ? nullptr : attrs.Find(name)) {
       if (attribute->kind != Kind::kString) return FieldError("attributes", name + " must be a string", error);
       c->has_attribute = true;
       c->attribute = attribute->text;
@@ -448,8 +448,10 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
     }
     if (type->text == "attr") {
       const char* attribute = ApiOf(op).attribute;
-      if (input_name->text != attribute) {
-        return FieldError(at + ".name", "unknown attr \"" + input_name->text + "\"; the API has only " + attribute,
+      if (attribute == nullptr || input_name->text != attribute) {
+        return FieldError(at + ".name",
+                          "unknown attr \"" + input_name->text + "\"; the API has " +
+                              (attribute == nullptr ? std::string("none") : std::string("only ") + attribute),
                           error);
       }
       if (seen_attribute) return FieldError(at + ".name", input_name->text + " is listed twice", error);
@@ -487,7 +489,11 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
   for (size_t r = 0; r < op.inputs.size(); ++r) {
     if (!seen[r]) return FieldError("inputs", std::string("no ") + op.inputs[r].api + " tensor", error);
   }
-  if (!seen_attribute) return FieldError("inputs", std::string("no ") + ApiOf(op).attribute + " attr", error);
+  if (ApiOf(op).attribute == nullptr) {
+    c->attribute_values = {0};  // one run; no attribute reaches the API
+  } else if (!seen_attribute) {
+    return FieldError("inputs", std::string("no ") + ApiOf(op).attribute + " attr", error);
+  }
   return true;
 }
 

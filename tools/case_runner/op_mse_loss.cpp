@@ -43,9 +43,6 @@ bool InferShapeAndDtype(const Case& c, int64_t attribute, std::vector<int64_t>* 
   return true;
 }
 
-// Mean and sum reduce the losses to one value.
-bool ReducesToScalar(int64_t reduction) { return reduction == 1 || reduction == 2; }
-
 struct AlignedFree {
   void operator()(char* p) const { ::operator delete (p, std::align_val_t{64}, std::nothrow); }
 };
@@ -171,16 +168,35 @@ std::unique_ptr<GoldenOutput> OutGolden(const std::vector<golden::View>& inputs,
 }  // namespace
 
 extern const OpInfo kMseLossOp;
+// clang-format off: one field a line, in OpInfo's order
 const OpInfo kMseLossOp = {
-    "MseLoss",        "mse_loss",       "MseLoss",           {{"self", "predict"}, {"target", "label"}},
-    &ReducesToScalar, &mse::Definition, &InferShapeAndDtype, &KernelRun,
-    &LossOut,         &LossGolden,
+    "MseLoss",
+    "mse_loss",
+    "MseLoss",
+    {{"self", "predict"}, {"target", "label"}},
+    &aclcpu::loss::IsMeanOrSum,
+    &mse::Definition,
+    &InferShapeAndDtype,
+    &KernelRun,
+    &LossOut,
+    &LossGolden,
 };
+// clang-format on
 
 extern const OpInfo kMseLossOutOp;
+// clang-format off: one field a line, in OpInfo's order
 const OpInfo kMseLossOutOp = {
-    "MseLossOut", nullptr, nullptr,    {{"self", "predict"}, {"target", "label"}}, &ReducesToScalar, nullptr, nullptr,
-    nullptr,      &OutOut, &OutGolden,
+    "MseLossOut",
+    nullptr,
+    nullptr,
+    {{"self", "predict"}, {"target", "label"}},
+    &aclcpu::loss::IsMeanOrSum,
+    nullptr,
+    nullptr,
+    nullptr,
+    &OutOut,
+    &OutGolden,
 };
+// clang-format on
 
 }  // namespace case_runner

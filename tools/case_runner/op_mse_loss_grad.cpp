@@ -99,13 +99,19 @@ std::unique_ptr<GoldenOutput> MakeGolden(const std::vector<golden::View>& inputs
 }  // namespace
 
 extern const OpInfo kMseLossGradOp;
+// clang-format off: one field a line, in OpInfo's order
 const OpInfo kMseLossGradOp = {
-    "MseLossBackward", "mse_loss_grad",
-    "MseLossGrad",     {{"self", "predict"}, {"target", "label"}, {"gradOutput", "dout"}},
-    nullptr,  // the gradient has the inputs' broadcast shape
-    &mse::Definition,  &InferShapeAndDtype,
-    &KernelRun,        &ApiOut,
+    "MseLossBackward",
+    "mse_loss_grad",
+    "MseLossGrad",
+    {{"self", "predict"}, {"target", "label"}, {"gradOutput", "dout"}},
+    &aclcpu::loss::IsMeanOrSum,  // as ops-nn's tables write the mean and sum rows
+    &mse::Definition,
+    &InferShapeAndDtype,
+    &KernelRun,
+    &ApiOut,
     &MakeGolden,
 };
+// clang-format on
 
 }  // namespace case_runner

@@ -58,10 +58,16 @@ bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, s
 }
 
 std::string KernelAttribute(const Case& c) {
-  return c.has_attribute ? c.attribute : c.op->definition().attributes.front().default_value;
+  const std::vector<aclcpu::AttrDefinition>& attributes = c.op->definition().attributes;
+  if (c.has_attribute) return c.attribute;
+  return attributes.empty() ? std::string() : attributes.front().default_value;
 }
 
 bool KernelAttributeNumber(const Case& c, int64_t* number, std::string* why) {
+  if (c.op->definition().attributes.empty()) {  // an operator without attributes: 0 reaches its functions
+    *number = 0;
+    return true;
+  }
   const aclcpu::AttrDefinition& definition = c.op->definition().attributes.front();
   const std::string text = KernelAttribute(c);
   const auto found = std::find(definition.values.begin(), definition.values.end(), text);
@@ -77,7 +83,11 @@ bool KernelAttributeNumber(const Case& c, int64_t* number, std::string* why) {
   return false;
 }
 
-const std::string& KernelAttributeName(const OpInfo& op) { return op.definition().attributes.front().name; }
+const std::string& KernelAttributeName(const OpInfo& op) {
+  static const std::string none;
+  const std::vector<aclcpu::AttrDefinition>& attributes = op.definition().attributes;
+  return attributes.empty() ? none : attributes.front().name;
+}
 
 const OpInfo* FindKernelOp(const std::string& op_name) {
   for (const OpInfo* op : AllOps()) {

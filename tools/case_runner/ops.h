@@ -80,9 +80,10 @@ struct OpInfo {
   // In this order in Case::inputs and in every function below. The CSV lists them in this order;
   // the JSON by name.
   std::vector<OperandNames> inputs;
-  // Whether the output reduces the inputs' elements (0-d) for this attribute value: ops-nn's
-  // tables then write the inputs' shape or (1,) as output_shapes, which is set aside. Null: never.
-  bool (*output_reduced)(int64_t attribute);
+  // Whether a row of this attribute value whose infer shape is 0-d has its output_shapes set aside:
+  // ops-nn's tables write the inputs' shape or (1,) there for the loss family's mean and sum rows.
+  // Null: never.
+  bool (*zero_d_output_set_aside)(int64_t attribute);
 
   // Kernel level (null when kernel_name is). The definition: the dtypes its inputs allow, the
   // attribute's name and default -- what the CSV reader and KernelInfer take from it. Infer: infer
@@ -137,7 +138,8 @@ std::string KernelAttribute(const Case& c);
 // the API's numbers (reduction: none 0, mean 1, sum 2). False, with *why, for a value the
 // definition does not list (KernelInfer refuses those cases).
 bool KernelAttributeNumber(const Case& c, int64_t* number, std::string* why);
-// The name of the attribute a kernel op's rows set ("reduction"): its definition's first.
+// The name of the attribute a kernel op's rows set ("reduction"): its definition's first; empty
+// for an operator without one.
 const std::string& KernelAttributeName(const OpInfo& op);
 
 // A runner's buffer as the layers below the aclnn API see a tensor (contiguous, row-major).

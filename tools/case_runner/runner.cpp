@@ -37,7 +37,7 @@ bool ExpectedOutput(const Run& run, std::vector<int64_t>* shape, Dtype* dtype, s
   }
   if (!KernelInfer(c, shape, dtype, error)) return false;
   if (c.has_output_shape && c.output_shape != *shape) {
-    if (!shape->empty() || c.op->output_reduced == nullptr || !c.op->output_reduced(run.attribute)) {
+    if (!shape->empty() || c.op->zero_d_output_set_aside == nullptr || !c.op->zero_d_output_set_aside(run.attribute)) {
       *error = "output_shapes says " + ShapeText(c.output_shape) + " but infer shape gives " + ShapeText(*shape);
       return false;
     }

@@ -30,6 +30,9 @@ inline const char* ReductionName(Reduction reduction) {
   return "";
 }
 
+// Whether the API's number names mean or sum (the reductions to one value).
+inline bool IsMeanOrSum(int64_t value) { return value == 1 || value == 2; }
+
 inline bool ReductionFromApi(int64_t value, Reduction* reduction) {
   if (value < 0 || value > 2) return false;
   *reduction = static_cast<Reduction>(value);
