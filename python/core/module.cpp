@@ -209,7 +209,7 @@ Failure Run(const Operand* operands, int count, int64_t attribute, const aclcpu:
   throw py::error_already_set();
 }
 
-// An API's entry in the libraries' table (ops/api_table.h).
+// An API's entry in the libraries' table (ops/api_table.h); each wrapper looks it up once.
 const aclcpu::ApiOp& Api(const char* name) {
   const aclcpu::ApiOp* api = aclcpu::FindApiOp(name);
   if (api == nullptr) throw std::logic_error(std::string(name) + " is not in the API table");
@@ -258,14 +258,16 @@ Dims ForwardBroadcast(Operands ops) {
 }
 
 py::object MseLoss(py::handle self, py::handle target, py::handle reduction, py::handle out, py::handle dtype) {
+  static const aclcpu::ApiOp& api = Api("aclnnMseLoss");
   return Call(
-      Api("aclnnMseLoss"), {{"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
+      api, {{"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
       [](Operands ops, int64_t r) { return r == 0 ? ForwardBroadcast(ops) : Dims(); }, ForwardDtype);
 }
 
 py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, py::handle out, py::handle dtype) {
+  static const aclcpu::ApiOp& api = Api("aclnnMseLossOut");
   return Call(
-      Api("aclnnMseLossOut"), {{"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
+      api, {{"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
       [](Operands ops, int64_t r) {
         const Dims shape = ForwardBroadcast(ops);
         if (r == 0 || shape.empty()) return shape;
@@ -278,9 +280,9 @@ py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, 
 
 py::object MseLossBackward(py::handle grad_output, py::handle self, py::handle target, py::handle reduction,
                            py::handle out, py::handle dtype) {
+  static const aclcpu::ApiOp& api = Api("aclnnMseLossBackward");
   return Call(
-      Api("aclnnMseLossBackward"), {{"grad_output", grad_output}, {"self", self}, {"target", target}},
-      ParseReduction(reduction), out, dtype,
+      api, {{"grad_output", grad_output}, {"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
       [](Operands ops, int64_t) {
         Dims shape;
         if (!BroadcastShape({&ops[0].shape(), &ops[1].shape(), &ops[2].shape()}, &shape)) return ops[1].shape();

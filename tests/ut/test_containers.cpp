@@ -420,6 +420,15 @@ golden::Tensor Expected(const support::RawFloatTensor& g, const support::RawFloa
   return golden::MseLossGrad(g.Golden(), s.Golden(), t.Golden(), 2, golden::Dtype::kFloat32);
 }
 
+// Phase one of call's backward (reduction sum), its executor made repeatable.
+void RepeatableExecutor(const Call& call, uint64_t* workspace_size, aclOpExecutor** executor) {
+  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
+                                                 workspace_size, executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(*executor), ACLNN_SUCCESS);
+}
+
 // Launches on one thread while another points the executor's self back and forth between two
 // buffers of the same values: every launch reads one of them whole, so out is always the same.
 TEST(SetTensorAddr, LaunchesWhileAnotherThreadRebinds) {
@@ -428,11 +437,7 @@ TEST(SetTensorAddr, LaunchesWhileAnotherThreadRebinds) {
   support::RawFloatTensor twin_self({2, 3}, Floats(6, -2, 1));  // self's values, elsewhere
   uint64_t workspace_size = 1;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
-                                                 &workspace_size, &executor),
-            ACLNN_SUCCESS)
-      << aclGetRecentErrMsg();
-  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(RepeatableExecutor(call, &workspace_size, &executor));
   const std::vector<uint32_t> expected = Expected(call.grad, call.self, call.target).bits;
   std::atomic<bool> stop{false};
   std::atomic<int> rebinds{0};
@@ -459,12 +464,8 @@ TEST(SetTensorAddr, RepeatableExecutorRunsOnTheNewMemory) {
   Call call;
   uint64_t workspace_size = 1;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
-                                                 &workspace_size, &executor),
-            ACLNN_SUCCESS)
-      << aclGetRecentErrMsg();
+  ASSERT_NO_FATAL_FAILURE(RepeatableExecutor(call, &workspace_size, &executor));
   ASSERT_EQ(workspace_size, 0u);
-  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
   ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
   EXPECT_EQ(
