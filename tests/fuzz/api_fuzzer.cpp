@@ -15,10 +15,10 @@
 // - aclCreateTensor returns null exactly when the arguments are bad (negative dims, strides,
 //   offset or storage dims; a dtype without a size; contiguous strides that overflow; a value that
 //   is no aclFormat may be refused too), with a message; the getters give back what was recorded.
-// - phase one succeeds exactly when the call is valid by an independent model of SPEC §3 (the
-//   backward) or §7 (the forward APIs: each dtype FLOAT, FLOAT16 or BF16 on its own, out 0-d or
-//   the broadcast shape without dim 0 for mean and sum); when it fails the code is 161001 or
-//   161002 (161001 when only a null is wrong, 161002 when no null is) and there is a message.
+// - phase one succeeds exactly when the call is valid by an independent model of the README's
+//   "Supported functions" for the backward and the forward APIs (the forward APIs: each dtype FLOAT, FLOAT16 or BF16 on
+//   its own, out 0-d or the broadcast shape without dim 0 for mean and sum); when it fails the code is 161001 or 161002
+//   (161001 when only a null is wrong, 161002 when no null is) and there is a message.
 // - after a success: the launch (with a workspace when asked for; first with one byte too few,
 //   which is 161002 and consumes nothing) and a synchronize succeed, out's elements equal the
 //   golden computed from the inputs as they were before the launch (aliasing included; an empty
@@ -156,7 +156,7 @@ const aclFormat kFormats[16] = {
     ACL_FORMAT_HWCN,       ACL_FORMAT_NC,    ACL_FORMAT_NCL,       ACL_FORMAT_NC1HWC0,
     ACL_FORMAT_FRACTAL_NZ, ACL_FRACTAL_Z_3D, ACL_FORMAT_UNDEFINED, static_cast<aclFormat>(60)};
 
-// The model's own facts about dtypes and formats (SPEC §2-§3), not the library's.
+// The model's own facts about dtypes and formats (README: "Supported functions"), not the library's.
 int64_t ElementSize(aclDataType dtype) {
   switch (dtype) {
     case ACL_FLOAT:
@@ -463,7 +463,7 @@ aclTensor* Create(Spec* s, Input& input) {
   return t;
 }
 
-// The model of phase one (SPEC §3): which kinds of fault the call has.
+// The model of phase one (README: "Supported functions", MseLossBackward): which kinds of fault the call has.
 struct Verdict {
   bool null_fault = false;     // something that is 161001: a null tensor, output pointer or data pointer
   bool invalid_fault = false;  // something that is 161002
@@ -545,7 +545,8 @@ Verdict Judge(const Slot (&slots)[4], int64_t reduction, bool null_size, bool nu
   return v;
 }
 
-// The model of the forward APIs' phase one (SPEC §7): self, target and out are slots 1-3.
+// The model of the forward APIs' phase one (README: "Supported functions", MseLoss): self, target and out are slots
+// 1-3.
 Verdict JudgeForward(const Slot (&slots)[4], bool axis0, int64_t reduction, bool null_size, bool null_executor,
                      const Input& input) {
   Verdict v;

@@ -44,7 +44,8 @@ bool IsOnly(const cr::ValueRange& range, float special) {
                              : std::memcmp(&range.specials[0], &special, sizeof special) == 0;
 }
 
-// CASES.md §1's example, plus rows that use the other value-range forms.
+// A table in ops-nn's ttk CSV form (README, "Run your ops-nn case files"), with rows that use
+// every value-range form.
 const char kCsv[] =
     "testcase_name,network_name,op_name,input_shapes,input_dtypes,input_formats,output_shapes,output_dtypes,"
     "output_formats,attributes,input_data_ranges,is_enabled\n"
@@ -58,7 +59,8 @@ const char kCsv[] =
     "\"((-1, 1.5), ('nan',), ('-inf', 'inf'))\",1\n"
     "one_range,DemoNet,mse_loss_grad,\"((2,), (2,), (2,))\",\"('float32',)\",,,,,,\"(-3, 3)\",\n";
 
-// CASES.md §2's example, plus a case with the other forms.
+// A case list in ops-nn's atk JSON form (README, "Run your ops-nn case files"), with a case that
+// uses the other forms.
 const char kJson[] = R"([
   {"id": 0, "name": "mse_backward_demo", "aclnn_name": "MseLossBackward",
    "api_type": "ascend_aclnn_mse_loss_backward",

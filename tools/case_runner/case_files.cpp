@@ -117,7 +117,7 @@ const char kRangeForms[] =
     "expected [lo, hi], [lo, hi, special...], 0, \"nan\", \"inf\", \"-inf\" or a list of specials such as "
     "[\"-inf\", \"inf\"] (specials: numbers, inf, -inf, nan)";
 
-// The value-range forms of CASES.md §2 and §4, shared by both formats.
+// The value-range forms (README, "Run your ops-nn case files"), shared by both formats.
 bool ToRange(const Value& value, ValueRange* range, std::string* why) {
   *range = ValueRange{};
   float special = 0.0f;

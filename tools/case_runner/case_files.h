@@ -1,6 +1,6 @@
-// Reading the two ops-nn case-file formats of CASES.md into Cases. The format is recognised by
-// content, not by extension. A malformed row or case becomes a Case with `error` set, so the
-// others still run; only a file that is not a case file at all is an error of the whole file.
+// Reading the two ops-nn case-file formats (README, "Run your ops-nn case files") into Cases. The format is recognised
+// by content, not by extension. A malformed row or case becomes a Case with `error` set, so the others still run; only
+// a file that is not a case file at all is an error of the whole file.
 #ifndef ACLNN_CPU_TOOLS_CASE_RUNNER_CASE_FILES_H_
 #define ACLNN_CPU_TOOLS_CASE_RUNNER_CASE_FILES_H_
 

@@ -1,6 +1,6 @@
-// aclnn_case_runner: runs ops-nn case files (CASES.md) and judges every case against the golden.
-// Report on stdout, in file order whatever --jobs says: "seed N soc S", one line per failing, unreadable
-// or memory-skipped case, "N passed, M failed[, K skipped]".
+// aclnn_case_runner: runs ops-nn case files (README, "Run your ops-nn case files") and judges every case against the
+// golden. Report on stdout, in file order whatever --jobs says: "seed N soc S", one line per failing, unreadable or
+// memory-skipped case, "N passed, M failed[, K skipped]".
 #include <sched.h>
 #include <unistd.h>
 
