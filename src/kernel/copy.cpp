@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "float_convert.h"
+
 namespace aclcpu {
 namespace kernel {
 namespace {
@@ -16,12 +18,37 @@ void CopyLoop(const void*, int64_t n, char* const* ptrs, const int64_t* strides)
   for (int64_t k = 0; k < n; ++k) std::memcpy(ptrs[1] + k * strides[1], ptrs[0] + k * strides[0], kBytes);
 }
 
+// n elements from ptrs[0] (of From) to ptrs[1] (of To), each converted through float32.
+template <typename From, typename To>
+void ConvertLoop(const void*, int64_t n, char* const* ptrs, const int64_t* strides) {
+  for (int64_t k = 0; k < n; ++k) {
+    From value;
+    std::memcpy(&value, ptrs[0] + k * strides[0], sizeof value);
+    const To converted = Narrow<To>(Widen(value));
+    std::memcpy(ptrs[1] + k * strides[1], &converted, sizeof converted);
+  }
+}
+
+InnerLoop CopyLoopFor(DType from, DType to) {
+  if (from == to) return ElementSize(from) == 4 ? &CopyLoop<4> : &CopyLoop<2>;
+  return VisitDType(from, [to](auto from_type) {
+    return VisitDType(to,
+                      [](auto to_type) -> InnerLoop { return &ConvertLoop<decltype(from_type), decltype(to_type)>; });
+  });
+}
+
 }  // namespace
 
 CopyPlan PlanCopyToContiguous(const TensorView& source, const Platform& platform) {
+  return PlanCopyToContiguous(source, source.dtype, platform);
+}
+
+CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform& platform) {
   CopyPlan copy;
-  const OperandLayout operands[] = {
-      source.Layout(), OperandLayout{ElementSize(source.dtype), source.shape, ContiguousStrides(source.shape)}};
+  copy.from = source.dtype;
+  copy.to = to;
+  const OperandLayout operands[] = {source.Layout(),
+                                    OperandLayout{ElementSize(to), source.shape, ContiguousStrides(source.shape)}};
   if (!PlanElementwise(source.shape, operands, 2, &copy.plan)) return copy;  // a view phase one checked: never
   copy.threads = ScheduleElementwise(platform, 1, &copy.plan).threads;
   return copy;
@@ -29,8 +56,7 @@ CopyPlan PlanCopyToContiguous(const TensorView& source, const Platform& platform
 
 void RunCopy(const CopyPlan& copy, const char* source, char* dst, ParallelRunner& runner) {
   char* bases[] = {const_cast<char*>(source), dst};
-  const InnerLoop loop = copy.plan.element_size[0] == 4 ? &CopyLoop<4> : &CopyLoop<2>;
-  RunElementwise(copy.plan, bases, loop, nullptr, runner, copy.threads);
+  RunElementwise(copy.plan, bases, CopyLoopFor(copy.from, copy.to), nullptr, runner, copy.threads);
 }
 
 bool ReadsAcrossMemory(const TensorView& view) {

@@ -13,13 +13,14 @@ const KeyTable& ElementwiseKey::Table() {
       {"layout", KeyFieldKind::kList, 4, {0, 1, 2, 3, 4, 5, 6, 7, kStridedLayout}},
       {"dtype", KeyFieldKind::kDType, 8, {}},
       {"storeDtype", KeyFieldKind::kDType, 8, {}},
+      {"variant", KeyFieldKind::kList, 1, {0, 1}},
   };
   return table;
 }
 
-std::array<uint32_t, 6> ElementwiseKey::Values() const {
-  return {static_cast<uint32_t>(mode),       scalar_input, stream_stores, layout, static_cast<uint32_t>(dtype),
-          static_cast<uint32_t>(store_dtype)};
+std::array<uint32_t, 7> ElementwiseKey::Values() const {
+  return {static_cast<uint32_t>(mode),        scalar_input, stream_stores, layout, static_cast<uint32_t>(dtype),
+          static_cast<uint32_t>(store_dtype), variant};
 }
 
 bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tiling, std::string* error) {
@@ -36,6 +37,7 @@ bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tilin
   ElementwiseKey& key = result.key;
   key.dtype = dtype;
   key.store_dtype = input.store_dtype;
+  key.variant = input.variant;
   key.scalar_input = input.scalar_input >= 0 && Numel(input.operands[input.scalar_input].shape) == 1;
   result.scalar = input.scalar;
   result.num_inputs = inputs;

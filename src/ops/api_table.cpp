@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
@@ -34,6 +35,14 @@ const std::vector<ApiOp>& ApiOps() {
          return aclnnMseLossOutGetWorkspaceSize(in[0], in[1], attribute, out, size, executor);
        },
        aclnnMseLossOut},
+      {"aclnnL1LossBackward",
+       "aclnnL1LossBackwardGetWorkspaceSize",
+       {"gradOutput", "self", "target"},
+       "reduction",
+       [](aclTensor* const* in, int64_t attribute, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], attribute, out, size, executor);
+       },
+       aclnnL1LossBackward},
   };
   return ops;
 }

@@ -16,9 +16,10 @@ namespace case_runner {
 extern const OpInfo kMseLossGradOp;  // op_mse_loss_grad.cpp
 extern const OpInfo kMseLossOp;      // op_mse_loss.cpp
 extern const OpInfo kMseLossOutOp;   // op_mse_loss.cpp
+extern const OpInfo kL1LossGradOp;   // op_l1_loss_grad.cpp
 
 const std::vector<const OpInfo*>& AllOps() {
-  static const std::vector<const OpInfo*> ops = {&kMseLossGradOp, &kMseLossOp, &kMseLossOutOp};
+  static const std::vector<const OpInfo*> ops = {&kMseLossGradOp, &kMseLossOp, &kMseLossOutOp, &kL1LossGradOp};
   return ops;
 }
 
@@ -97,8 +98,13 @@ const OpInfo* FindKernelOp(const std::string& op_name) {
 }
 
 const OpInfo* FindApiOp(const std::string& aclnn_name) {
+  // ATK's lists name the API with or without its aclnn prefix ("aclnnLogit" or "Logit"), and TTK's
+  // aclnn-level tables with it: both spellings name the same operator.
+  const std::string prefix = "aclnn";
+  const bool prefixed = aclnn_name.size() > prefix.size() && aclnn_name.compare(0, prefix.size(), prefix) == 0;
+  const std::string name = prefixed ? aclnn_name.substr(prefix.size()) : aclnn_name;
   for (const OpInfo* op : AllOps()) {
-    if (op->api_name != nullptr && aclnn_name == op->api_name) return op;
+    if (op->api_name != nullptr && name == op->api_name) return op;
   }
   return nullptr;
 }
@@ -184,6 +190,49 @@ aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer) {
 aclcpu::kernel::Platform KernelPlatform() {
   const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();
   return aclcpu::kernel::Platform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
+}
+
+bool RunElementwiseKernel(const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, int64_t attribute,
+                          ElementwiseTilingFn tiling,
+                          aclcpu::kernel::InnerLoop (*select)(const aclcpu::kernel::ElementwiseKey& key),
+                          std::string* error) {
+  aclcpu::kernel::ElementwiseOpInput input;
+  const int count = static_cast<int>(inputs.size());
+  const char* data[aclcpu::kernel::kMaxInputs];
+  for (int i = 0; i < count; ++i) {
+    input.operands[i] = KernelView(inputs[i]);
+    data[i] = inputs[i].data;
+  }
+  input.operands[count] = KernelView(y);
+  input.store_dtype = y.dtype;
+  input.platform = KernelPlatform();
+  aclcpu::kernel::ElementwiseTiling plan;
+  std::string why;
+  if (!tiling(&input, attribute, &plan, &why)) {
+    *error = "tiling rejected the case: " + why;
+    return false;
+  }
+  aclcpu::kernel::RunElementwiseOp(plan, select(plan.key), data, y.data, aclcpu::KernelThreadPool());
+  return true;
+}
+
+namespace {
+
+class ElementwiseGolden final : public GoldenOutput {
+ public:
+  ElementwiseGolden(Dtype dtype, std::vector<int64_t> shape, std::function<void(int64_t, int64_t, uint32_t*)> compute)
+      : GoldenOutput(dtype, std::move(shape)), compute_(std::move(compute)) {}
+  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override { compute_(begin, end, bits); }
+
+ private:
+  std::function<void(int64_t, int64_t, uint32_t*)> compute_;
+};
+
+}  // namespace
+
+std::unique_ptr<GoldenOutput> MakeElementwiseGolden(Dtype out_dtype, std::vector<int64_t> shape,
+                                                    std::function<void(int64_t, int64_t, uint32_t*)> compute) {
+  return std::make_unique<ElementwiseGolden>(out_dtype, std::move(shape), std::move(compute));
 }
 
 }  // namespace case_runner

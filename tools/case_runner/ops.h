@@ -5,6 +5,7 @@
 #define ACLNN_CPU_TOOLS_CASE_RUNNER_OPS_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "aclnn/aclnn_base.h"
 #include "case_model.h"
 #include "golden/golden_common.h"
+#include "kernel/elementwise_op.h"
 #include "kernel/schedule.h"
 #include "kernel/tensor_view.h"
 #include "ops/api_table.h"
@@ -141,6 +143,19 @@ bool KernelAttributeNumber(const Case& c, int64_t* number, std::string* why);
 // The name of the attribute a kernel op's rows set ("reduction"): its definition's first; empty
 // for an operator without one.
 const std::string& KernelAttributeName(const OpInfo& op);
+
+// What an elementwise operator's entry shares (kernel/elementwise_op.h): its kernel-level run on
+// inputs in its definition's order (Case::inputs' order) -- tiling(input, attribute, data, why),
+// the operator's ComputeTiling on the attribute's number, and select, its SelectKernel -- and its
+// golden, computed by compute(begin, end, bits) over an output of out_dtype and shape.
+using ElementwiseTilingFn = bool (*)(aclcpu::kernel::ElementwiseOpInput* input, int64_t attribute,
+                                     aclcpu::kernel::ElementwiseTiling* data, std::string* why);
+bool RunElementwiseKernel(const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, int64_t attribute,
+                          ElementwiseTilingFn tiling,
+                          aclcpu::kernel::InnerLoop (*select)(const aclcpu::kernel::ElementwiseKey& key),
+                          std::string* error);
+std::unique_ptr<GoldenOutput> MakeElementwiseGolden(Dtype out_dtype, std::vector<int64_t> shape,
+                                                    std::function<void(int64_t, int64_t, uint32_t*)> compute);
 
 // A runner's buffer as the layers below the aclnn API see a tensor (contiguous, row-major).
 aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer);

@@ -111,6 +111,41 @@ aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& al
                                            ExpectedList(expected));
 }
 
+aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, const std::vector<kernel::DType>& allowed,
+                                     kernel::DType* promoted) const {
+  bool first = true;
+  for (int param : params) {
+    kernel::DType dtype;
+    if (!kernel::DTypeFromAcl(tensor(param).dtype, &dtype)) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
+                                               " is not one aclnn-cpu computes with; expected FLOAT, FLOAT16 or BF16");
+    }
+    *promoted = first ? dtype : kernel::PromoteTypes(*promoted, dtype);
+    first = false;
+  }
+  const auto on_soc = [&](kernel::DType d) { return d != kernel::DType::kBFloat16 || soc_->bf16; };
+  if (std::find(allowed.begin(), allowed.end(), *promoted) != allowed.end() && on_soc(*promoted)) {
+    return ACLNN_SUCCESS;
+  }
+  std::string names;
+  for (int param : params) {
+    names += std::string(names.empty() ? "" : ", ") + name(param) + " " + DataTypeName(tensor(param).dtype);
+  }
+  std::vector<kernel::DType> expected;
+  std::copy_if(allowed.begin(), allowed.end(), std::back_inserter(expected), on_soc);
+  return Fail(ACLNN_ERR_PARAM_INVALID, "the promoted dtype " + std::string(kernel::DTypeName(*promoted)) + " of " +
+                                           names + " is not one the operator computes on " + soc_->name +
+                                           "; expected " + ExpectedList(expected));
+}
+
+aclnnStatus PhaseOne::CheckCastTo(kernel::DType result, int out) const {
+  kernel::DType dtype;
+  if (kernel::DTypeFromAcl(tensor(out).dtype, &dtype)) return ACLNN_SUCCESS;
+  return Fail(ACLNN_ERR_PARAM_INVALID, std::string("the result dtype ") + kernel::DTypeName(result) +
+                                           " cannot be cast to " + name(out) + " dtype " +
+                                           DataTypeName(tensor(out).dtype) + "; expected FLOAT, FLOAT16 or BF16");
+}
+
 aclnnStatus PhaseOne::CheckSameDtype(int param, int reference) const {
   if (tensor(param).dtype == tensor(reference).dtype) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
@@ -266,10 +301,11 @@ std::vector<StagedInput> PhaseOne::StageInputsReadAcross(std::initializer_list<i
   return staged;
 }
 
-StagedInput PhaseOne::StageInput(int param, kernel::TensorView* view) {
-  const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(view->dtype));
-  StagedInput entry{param, kernel::PlanCopyToContiguous(*view, KernelPlatform()), ReserveWorkspace(bytes)};
+StagedInput PhaseOne::StageCast(int param, kernel::TensorView* view, kernel::DType to) {
+  const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(to));
+  StagedInput entry{param, kernel::PlanCopyToContiguous(*view, to, KernelPlatform()), ReserveWorkspace(bytes)};
   view->strides = kernel::ContiguousStrides(view->shape);  // the kernel reads the copy
+  view->dtype = to;
   return entry;
 }
 

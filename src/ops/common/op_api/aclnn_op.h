@@ -108,6 +108,14 @@ class PhaseOne {
   // takes -- BF16 only where it has it (ops-nn GetDtypeSupportListV2: not on 310P) -- else 161002,
   // "<name> dtype X is not one the operator computes on <SoC>; expected FLOAT, FLOAT16 or BF16".
   aclnnStatus CheckDtype(int param, const std::vector<kernel::DType>& allowed) const;
+  // aclnn's promotion of the params' dtypes (kernel::PromoteTypes, in the order given) into
+  // *promoted, which must be one of allowed that the SoC's aclnn layer takes. 161002 for an input
+  // of a dtype the engine has no kernels for, and for a promotion outside the list.
+  aclnnStatus CheckPromotion(std::initializer_list<int> params, const std::vector<kernel::DType>& allowed,
+                             kernel::DType* promoted) const;
+  // The result, of dtype `result`, can be cast to out's dtype: out is a floating dtype the engine
+  // stores (ops-nn's CanCast refuses a floating result into an integral or bool out); else 161002.
+  aclnnStatus CheckCastTo(kernel::DType result, int out) const;
   // 161002 "<name> dtype X differs from <reference> dtype Y".
   aclnnStatus CheckSameDtype(int param, int reference) const;
   // 161002 "<name> has N dims; at most 8 are supported" (kernel::kMaxRank).
@@ -142,6 +150,9 @@ class PhaseOne {
   // read their values in row-major order (a reduction's); their views in *views become contiguous.
   std::vector<StagedInput> StageInputsReadAcross(std::initializer_list<int> inputs,
                                                  std::initializer_list<kernel::TensorView*> views);
+  // Input param given a contiguous copy of dtype `to` in the workspace (ops-nn's aclnn layer casts
+  // an input to the dtype its kernel computes in: l0op::Cast); *view becomes the copy's.
+  StagedInput StageCast(int param, kernel::TensorView* view, kernel::DType to);
   // Reserves bytes of workspace (64-byte aligned) and returns their offset.
   uint64_t ReserveWorkspace(uint64_t bytes);
   uint64_t workspace_size() const { return workspace_size_; }
@@ -163,7 +174,7 @@ class PhaseOne {
 
  private:
   // A contiguous copy of input param in the workspace, planned; *view becomes the copy's.
-  StagedInput StageInput(int param, kernel::TensorView* view);
+  StagedInput StageInput(int param, kernel::TensorView* view) { return StageCast(param, view, view->dtype); }
 
   const char* api_;
   const SocProfile* soc_ = nullptr;

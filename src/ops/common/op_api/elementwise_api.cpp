@@ -33,16 +33,24 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   input->store_dtype = y.dtype;
   y.dtype = launch.compute;
   input->platform = KernelPlatform();
-  // A one-value input is read before out is written (RunElementwiseOp): never staged.
-  int staged_params[kernel::kMaxInputs];
-  kernel::TensorView* staged_views[kernel::kMaxInputs];
-  int staged = 0;
+  // An input of another dtype than the compute dtype is cast to it in the workspace (the operator
+  // promoted its inputs' dtypes). Of the others, those out overlaps are staged; a one-value input is
+  // read before out is written (RunElementwiseOp): never.
+  std::vector<StagedInput> casts;
+  int aliased_params[kernel::kMaxInputs];
+  kernel::TensorView* aliased_views[kernel::kMaxInputs];
+  int aliased = 0;
   for (int i = 0; i < count; ++i) {
-    if (i == launch.scalar_input && call.numel(launch.inputs[i]) == 1) continue;
-    staged_params[staged] = launch.inputs[i];
-    staged_views[staged++] = &input->operands[i];
+    if (input->operands[i].dtype != launch.compute) {
+      casts.push_back(call.StageCast(launch.inputs[i], &input->operands[i], launch.compute));
+    } else if (i != launch.scalar_input || call.numel(launch.inputs[i]) != 1) {
+      aliased_params[aliased] = launch.inputs[i];
+      aliased_views[aliased++] = &input->operands[i];
+    }
   }
-  return call.StageAliasedInputs(staged_params, staged_views, staged, launch.out);
+  std::vector<StagedInput> staged = call.StageAliasedInputs(aliased_params, aliased_views, aliased, launch.out);
+  staged.insert(staged.end(), casts.begin(), casts.end());
+  return staged;
 }
 
 aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, std::vector<StagedInput> staged,
