@@ -1,7 +1,8 @@
 # Installs the build into a fresh prefix, then builds the examples against that installed tree the
 # way a CANN user does (ASCEND_CUSTOM_PATH, libraries by path) and the backward's also through
 # find_package(AclnnCpu), runs each, and checks what it prints: examples/mse_loss_backward,
-# examples/mse_loss (aclnnMseLoss and aclnnMseLossOut) and examples/training_step; with PYTHON (the
+# examples/mse_loss (aclnnMseLoss and aclnnMseLossOut), examples/l1_loss_backward and
+# examples/training_step; with PYTHON (the
 # interpreter the module was built for), examples/python through set_env.sh's PYTHONPATH. A cross
 # build passes its toolchain file (TOOLCHAIN_FILE), so
 # that the example is built with the same cross compiler, and the emulator that runs it (EMULATOR, a
@@ -65,6 +66,11 @@ build_and_run(mse_loss ${SOURCE_DIR}/examples/mse_loss test_aclnn_mse_loss "resu
 # aclnnMseLossOut, the same data: the mean over dim 0, columns {1, 1} and {0, 4}.
 build_and_run(mse_loss ${SOURCE_DIR}/examples/mse_loss test_aclnn_mse_loss_out
               "result[0] is: 1.000000\nresult[1] is: 2.000000\n")
+
+# aclnnL1LossBackward, the same data: sign(self - target) * gradOutput / 4 is {-0, 0, 0.5, 0.75}; the
+# first element is -1 * (0 / 4), a negative zero, on both kernels (950's and A2/A3's).
+build_and_run(l1_loss_backward ${SOURCE_DIR}/examples/l1_loss_backward test_aclnn_l1_loss_backward
+              "result[0] is: -0.000000\nresult[1] is: 0.000000\nresult[2] is: 0.500000\nresult[3] is: 0.750000\n")
 
 # The training step: the loss falls at every step (w and b approach 2 and 1). Every number is
 # determined: the operators' results are bit-exact and the example's host arithmetic exact.

@@ -2,8 +2,8 @@
 
 ops-test-kit (TTK) finds the golden of a kernel table through a ``golden.py`` module's
 ``__golden__`` dict and calls ``<name>_golden(*inputs, <attributes>=..., **kwargs)`` with numpy
-arrays. This module has the same dict and signatures as ops-nn's ``loss/mse_loss`` and
-``loss/mse_loss_grad`` goldens, so a TTK or ATK setup can take our operator as its golden: the
+arrays. This module has the same dict and signatures as ops-nn's ``loss/mse_loss``,
+``loss/mse_loss_grad`` and ``loss/l1_loss_grad`` goldens, so a TTK or ATK setup can take our operator as its golden: the
 result is what the kernel computes (its dtype is predict's, as the kernel's y), not a float64
 approximation of it.
 
@@ -16,9 +16,15 @@ import numpy as np
 
 from . import _core
 
-__golden__ = {"kernel": {"mse_loss": "mse_loss_golden", "mse_loss_grad": "mse_loss_grad_golden"}}
+__golden__ = {
+    "kernel": {
+        "mse_loss": "mse_loss_golden",
+        "mse_loss_grad": "mse_loss_grad_golden",
+        "l1_loss_grad": "l1_loss_grad_golden",
+    }
+}
 
-__all__ = ["mse_loss_golden", "mse_loss_grad_golden"]
+__all__ = ["l1_loss_grad_golden", "mse_loss_golden", "mse_loss_grad_golden"]
 
 
 def _bf16_named(dtype_name):
@@ -65,3 +71,13 @@ def mse_loss_grad_golden(predict, label, dout, *, reduction="mean", **kwargs):
     (predict, label, dout), bits, restore = _read((predict, label, dout), kwargs)
     _kernel_dtypes("mse_loss_grad", (predict, label, dout))
     return restore(_core.mse_loss_backward(dout, predict, label, reduction, dtype="bfloat16" if bits else None))
+
+
+def l1_loss_grad_golden(grads, predict, label, *, reduction="mean", **kwargs):
+    """L1LossGrad's kernel: sign(predict - label) * grads (* the mean's scale for "mean") over the
+    broadcast of the three, in their dtype, as aclnnL1LossBackward computes it on the SoC aclnn_cpu
+    stands for (``soc_name()``; ops-nn's arch35 kernel on an Ascend950 part, whose scale divides
+    by the broadcast shape's dims). kwargs as for mse_loss_golden."""
+    (grads, predict, label), bits, restore = _read((grads, predict, label), kwargs)
+    _kernel_dtypes("l1_loss_grad", (grads, predict, label))
+    return restore(_core.l1_loss_backward(grads, predict, label, reduction, dtype="bfloat16" if bits else None))

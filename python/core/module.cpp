@@ -291,6 +291,22 @@ py::object MseLossBackward(py::handle grad_output, py::handle self, py::handle t
       [](Operands ops) { return IsFloatType(ops[1].dtype()) ? ops[1].dtype() : ACL_FLOAT; });
 }
 
+py::object L1LossBackward(py::handle grad_output, py::handle self, py::handle target, py::handle reduction,
+                          py::handle out, py::handle dtype) {
+  static const aclcpu::ApiOp& api = Api("aclnnL1LossBackward");
+  return Call(
+      api, {{"grad_output", grad_output}, {"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
+      [](Operands ops, int64_t) {
+        Dims shape;
+        if (!BroadcastShape({&ops[0].shape(), &ops[1].shape(), &ops[2].shape()}, &shape)) return ops[1].shape();
+        return shape;
+      },
+      [](Operands ops) {  // the promotion of the three: one float dtype stays, any mix is FLOAT
+        const aclDataType a = ops[0].dtype();
+        return a == ops[1].dtype() && a == ops[2].dtype() && IsFloatType(a) ? a : ACL_FLOAT;
+      });
+}
+
 }  // namespace
 }  // namespace aclnn_py
 
@@ -324,6 +340,11 @@ broadcast shape without its first dim).)");
         R"(aclnnMseLossBackward: grad_output * (self - target) * 2, divided by self's element count for
 "mean", over the broadcast of the three. The result has self's dtype (out= may have another float
 dtype), in the callers' kind; arguments as for mse_loss.)");
+  m.def("l1_loss_backward", &L1LossBackward, py::arg("grad_output"), py::arg("self"), py::arg("target"),
+        py::arg("reduction") = "mean", py::kw_only(), py::arg("out") = py::none(), py::arg("dtype") = py::none(),
+        R"(aclnnL1LossBackward: sign(self - target) * grad_output, divided by the broadcast element count
+for "mean", over the broadcast of the three. The result has the promotion of the three dtypes (out=
+may have another float dtype), in the callers' kind; arguments as for mse_loss.)");
   m.def(
       "soc_name", [] { return std::string(aclrtGetSocName()); },
       "The SoC the operators compute for (aclrtGetSocName; ACLNN_CPU_SOC_NAME selects it).");

@@ -49,6 +49,28 @@ def mse_loss_backward(grad, self, target, reduction, dtype):
     return narrow(r, dtype)
 
 
+def l1_loss_backward(grad, self, target, reduction, dtype, on_950=False):
+    """aclnnL1LossBackward per element, inputs of one dtype and one shape: scaled = g * scale;
+    r = sign * scaled; narrow to the dtype. scale for mean: on 950, 1.0f divided by each dim in
+    turn (float32 each step); elsewhere float32(1 / N). sign: 1 if x > y, -1 if x < y, else 0 --
+    but -1 for a NaN pair off 950."""
+    shape = np.shape(self)
+    if reduction != 1:
+        scale = np.float32(1.0)
+    elif on_950:
+        scale = np.float32(1.0)
+        for dim in shape:
+            scale = np.float32(scale / np.float32(dim))
+    else:
+        scale = np.float32(1.0 / float(np.prod(shape, dtype=np.float64)))
+    x, y, g = (widen(a, dtype) for a in (self, target, grad))
+    sign = np.where(x > y, np.float32(1), np.where(x < y, np.float32(-1), np.float32(0)))
+    if not on_950:
+        sign = np.where(np.isnan(x) | np.isnan(y), np.float32(-1), sign)
+    scaled = np.multiply(g, scale, dtype=np.float32)
+    return narrow(np.multiply(sign.astype(np.float32), scaled, dtype=np.float32), dtype)
+
+
 def mse_loss_elements(self, target, self_dtype, target_dtype):
     """The per-element losses (x - y)**2 in float32, over the broadcast of the two."""
     x, y = widen(self, self_dtype), widen(target, target_dtype)

@@ -147,7 +147,13 @@ def test_kernel_level_rules():
         opsnn.mse_loss_golden(x, np.zeros((3,), np.float32))
     with pytest.raises(TypeError, match="one dtype"):
         opsnn.mse_loss_grad_golden(x, x.astype(np.float16), x)
-    assert opsnn.__golden__ == {"kernel": {"mse_loss": "mse_loss_golden", "mse_loss_grad": "mse_loss_grad_golden"}}
+    assert opsnn.__golden__ == {
+        "kernel": {
+            "mse_loss": "mse_loss_golden",
+            "mse_loss_grad": "mse_loss_grad_golden",
+            "l1_loss_grad": "l1_loss_grad_golden",
+        }
+    }
 
 
 def test_zz_agreement_table():
