@@ -1,7 +1,5 @@
 // MseLossGrad in the op table: the CSV's mse_loss_grad rows (predict, label, dout) at the kernel
 // level, the JSON's MseLossBackward cases (gradOutput, self, target) through the aclnn API.
-#include <algorithm>
-
 #include "golden/mse_loss_grad_golden.h"
 #include "kernel/tensor_view.h"
 #include "nnopbase/nnopbase_internal.h"
@@ -34,26 +32,19 @@ bool InferShapeAndDtype(const Case& c, int64_t /*attribute*/, std::vector<int64_
   return true;
 }
 
-bool KernelRun(const Case& /*c*/, int64_t attribute, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y,
-               std::string* error) {
-  aclcpu::kernel::ElementwiseOpInput tiling_input;
-  tiling_input.operands[mse::kPredict] = KernelView(inputs[kSelf]);
-  tiling_input.operands[mse::kLabel] = KernelView(inputs[kTarget]);
-  tiling_input.operands[mse::kDout] = KernelView(inputs[kGrad]);
-  tiling_input.operands[mse::kY] = KernelView(y);
-  tiling_input.store_dtype = y.dtype;
-  tiling_input.platform = KernelPlatform();
+// The kernel as the graph drives it: MseLossGrad (V1's coefficient) on the tensors as given.
+bool Tiling(aclcpu::kernel::ElementwiseOpInput* input, int64_t attribute, mse::TilingData* data, std::string* why) {
   mse::Attributes attributes;
-  mse::TilingData tiling;
-  std::string why;
-  if (!aclcpu::loss::ReductionFromApi(attribute, &attributes.reduction) ||
-      !mse::ComputeTiling(&tiling_input, attributes, &tiling, &why)) {
-    *error = "tiling rejected the case: " + why;
+  if (!aclcpu::loss::ReductionFromApi(attribute, &attributes.reduction)) {
+    *why = "reduction " + std::to_string(attribute) + " is not 0, 1 or 2";
     return false;
   }
-  const char* data[] = {inputs[kSelf].data, inputs[kTarget].data, inputs[kGrad].data};
-  aclcpu::kernel::RunElementwiseOp(tiling, mse::SelectKernel(tiling.key), data, y.data, aclcpu::KernelThreadPool());
-  return true;
+  return mse::ComputeTiling(input, attributes, data, why);
+}
+
+bool KernelRun(const Case& /*c*/, int64_t attribute, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y,
+               std::string* error) {
+  return RunElementwiseKernel(inputs, y, attribute, &Tiling, &mse::SelectKernel, error);
 }
 
 void ApiOut(const std::vector<TensorSpec>& inputs, int64_t /*reduction*/, std::vector<int64_t>* shape, Dtype* dtype) {
@@ -61,26 +52,6 @@ void ApiOut(const std::vector<TensorSpec>& inputs, int64_t /*reduction*/, std::v
   *shape = inputs[kSelf].shape;  // when the shapes do not broadcast: for the API to reject
   golden::BroadcastShape({inputs[kGrad].shape, inputs[kSelf].shape, inputs[kTarget].shape}, shape);
 }
-
-class Golden final : public GoldenOutput {
- public:
-  // The runner makes ND tensors, of one format: the shapes decide the kernel.
-  Golden(const std::vector<golden::View>& inputs, int reduction, Dtype out_dtype, std::vector<int64_t> shape,
-         const GoldenTarget& target)
-      : GoldenOutput(out_dtype, std::move(shape)),
-        inputs_(inputs),
-        reduction_(reduction),
-        route_{target.npu, true, target.kernel_level} {}
-  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override {
-    golden::MseLossGrad(inputs_[kGrad], inputs_[kSelf], inputs_[kTarget], reduction_, dtype(), begin, end, bits,
-                        route_);
-  }
-
- private:
-  std::vector<golden::View> inputs_;
-  int reduction_;
-  golden::GradRoute route_;
-};
 
 std::unique_ptr<GoldenOutput> MakeGolden(const std::vector<golden::View>& inputs, int64_t reduction, Dtype out_dtype,
                                          const GoldenTarget& target, std::string* why) {
@@ -93,7 +64,13 @@ std::unique_ptr<GoldenOutput> MakeGolden(const std::vector<golden::View>& inputs
     *why = "reduction " + std::to_string(reduction) + " has no golden";
     return nullptr;
   }
-  return std::make_unique<Golden>(inputs, static_cast<int>(reduction), out_dtype, shape, target);
+  // The runner makes ND tensors, of one format: the shapes decide the kernel.
+  const golden::GradRoute route{target.npu, true, target.kernel_level};
+  return MakeElementwiseGolden(out_dtype, shape,
+                               [inputs, reduction, out_dtype, route](int64_t begin, int64_t end, uint32_t* bits) {
+                                 golden::MseLossGrad(inputs[kGrad], inputs[kSelf], inputs[kTarget],
+                                                     static_cast<int>(reduction), out_dtype, begin, end, bits, route);
+                               });
 }
 
 }  // namespace
