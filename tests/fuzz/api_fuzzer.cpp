@@ -32,7 +32,7 @@
 //   u8 flags: bit 0 null workspaceSize, 1 null executor, 2 launch on a created stream, 3 repeatable
 //            (launched twice when out overlaps no input), 4 first launch with workspaceSize - 1,
 //            5-6 the operator, an index into kFuzzOps (wrapping): 0 aclnnMseLossBackward,
-//                1 aclnnMseLoss, 2 aclnnMseLossOut, 3 (free: the next operator) aclnnMseLossBackward
+//                1 aclnnMseLoss, 2 aclnnMseLossOut, 3 aclnnL1LossBackward
 //   4 tensors (gradOutput, self, target, out; the forward APIs use the last three), each: u8 mode = m % 16
 //     12: null; 13: u8 k, the handle of earlier tensor k % i (null for the first);
 //     15: u8 k, u8 dtype: a new descriptor with earlier tensor k % i's view and memory, the dtype
@@ -59,6 +59,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "golden/l1_loss_grad_golden.h"
 #include "golden/mse_loss_golden.h"
 #include "golden/mse_loss_grad_golden.h"
 #include "golden/npu_of_soc.h"
@@ -494,7 +495,11 @@ void JudgeMemory(const char* name, const Spec& s, const Input& input, Verdict* v
   if (BufferHolding(input, s.data, bytes) < 0) return v->Invalid(std::string(name) + " storage outside allocations");
 }
 
-Verdict Judge(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input) {
+// The model of the backward APIs' phase one. aclnnMseLossBackward: one dtype of the three inputs,
+// plain formats. aclnnL1LossBackward (promotes): any float dtypes, promoted (a mix is FLOAT), out
+// any float dtype, no format refused.
+Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor,
+                      const Input& input, bool promotes) {
   Verdict v;
   bool all_live = true;
   for (int i = 0; i < 4; ++i) {
@@ -513,14 +518,22 @@ Verdict Judge(const Slot (&slots)[4], int64_t reduction, bool null_size, bool nu
   const Spec& self = slots[1].spec;
   const Spec& target = slots[2].spec;
   const Spec& out = slots[3].spec;
-  if (!Computable(self.dtype) || grad.dtype != self.dtype || target.dtype != self.dtype || !Computable(out.dtype)) {
+  if (promotes) {
+    const auto is_float = [](aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; };
+    const bool one_dtype = grad.dtype == self.dtype && target.dtype == self.dtype;
+    if (!is_float(grad.dtype) || !is_float(self.dtype) || !is_float(target.dtype) ||
+        !Computable(one_dtype ? self.dtype : ACL_FLOAT) || !is_float(out.dtype)) {
+      v.Invalid("dtypes");
+    }
+  } else if (!Computable(self.dtype) || grad.dtype != self.dtype || target.dtype != self.dtype ||
+             !Computable(out.dtype)) {
     v.Invalid("dtypes");
   }
   if (reduction < 0 || reduction > 2) v.Invalid("reduction");
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < (promotes ? 4 : 3); ++i) {
     if (slots[i].spec.dims.size() > 8) v.Invalid(std::string(kNames[i]) + " rank");
   }
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 4 && !promotes; ++i) {
     if (!PlainFormat(slots[i].spec.format)) v.Invalid(std::string(kNames[i]) + " format");
   }
   std::vector<int64_t> broadcast;
@@ -815,6 +828,14 @@ golden::Tensor BackwardGolden(const Slot (&slots)[4], int64_t reduction, const I
                              route);
 }
 
+golden::Tensor L1BackwardGolden(const Slot (&slots)[4], int64_t reduction, const Input& input) {
+  golden::L1GradRoute route;
+  route.npu = TheNpu();
+  return golden::L1LossGrad(ReadView(slots[0].spec, input), ReadView(slots[1].spec, input),
+                            ReadView(slots[2].spec, input), static_cast<int>(reduction), ToGolden(slots[3].spec.dtype),
+                            route);
+}
+
 golden::Tensor ForwardGolden(const Slot (&slots)[4], int64_t reduction, const Input& input, bool axis0) {
   golden::LossRoute route;
   route.npu = TheNpu();
@@ -850,7 +871,11 @@ struct FuzzOp {
 };
 
 const FuzzOp kFuzzOps[] = {
-    {"aclnnMseLossBackward", 0, false, Judge, BackwardGolden},
+    {"aclnnMseLossBackward", 0, false,
+     [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
+       return JudgeBackward(s, r, ns, ne, in, false);
+     },
+     BackwardGolden},
     {"aclnnMseLoss", 1, false,
      [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
        return JudgeForward(s, false, r, ns, ne, in);
@@ -861,6 +886,11 @@ const FuzzOp kFuzzOps[] = {
        return JudgeForward(s, true, r, ns, ne, in);
      },
      [](const Slot (&s)[4], int64_t r, const Input& in) { return ForwardGolden(s, r, in, true); }},
+    {"aclnnL1LossBackward", 0, false,
+     [](const Slot (&s)[4], int64_t r, bool ns, bool ne, const Input& in) {
+       return JudgeBackward(s, r, ns, ne, in, true);
+     },
+     L1BackwardGolden},
 };
 constexpr int kFuzzOpCount = sizeof kFuzzOps / sizeof kFuzzOps[0];
 static_assert(kFuzzOpCount <= 4, "flags bits 5-6 choose the operator");

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of api_fuzzer (tests/fuzz/corpus/): small inputs in the format that
-api_fuzzer.cpp's header describes, covering valid calls of aclnnMseLossBackward, aclnnMseLoss and
-aclnnMseLossOut (dtypes, broadcasts, strides, aliasing, empty tensors, several reduction chunks,
+api_fuzzer.cpp's header describes, covering valid calls of aclnnMseLossBackward, aclnnMseLoss,
+aclnnMseLossOut and aclnnL1LossBackward (dtypes, broadcasts, strides, aliasing, empty tensors, several reduction chunks,
 streams, repeatable executors, the other constructors) and a few invalid ones. Run it from anywhere:
     python3 tests/fuzz/make_corpus.py
 """
@@ -20,7 +20,7 @@ def dim(value):
     return bytes([0xC0 + (value - 0xC0 % 17) % 17])
 
 
-BACKWARD, MSE_LOSS, MSE_LOSS_OUT = 0, 1, 2  # the operator, flags bits 5-6
+BACKWARD, MSE_LOSS, MSE_LOSS_OUT, L1_BACKWARD = 0, 1, 2, 3  # the operator, flags bits 5-6
 
 
 def header(buffers, reduction=1, flags=0, raw_reduction=None, op=BACKWARD):
@@ -237,6 +237,22 @@ SEEDS = {
     + tensor([4, 5], buf=1)
     + tensor([4, 5], buf=2)
     + tensor([4], buf=3),
+    # aclnnL1LossBackward: promotion (FLOAT16 with BF16 computes in FLOAT), a 0-d gradOutput, in place.
+    "valid_l1_loss_backward_mixed_dtypes_mean": header([(128, False)] * 4, reduction=1, op=L1_BACKWARD)
+    + tensor([], dtype=FLOAT16, buf=0)
+    + tensor([3, 4], dtype=BF16, buf=1)
+    + tensor([4], buf=2)
+    + tensor([3, 4], dtype=FLOAT16, buf=3),
+    "valid_l1_loss_backward_in_place_sum": header([(128, False)] * 3, reduction=2, op=L1_BACKWARD)
+    + tensor([2, 4], buf=0)
+    + tensor([2, 4], strides=[1, 2], buf=1)
+    + tensor([4], buf=2)
+    + same_handle(1),
+    "invalid_l1_loss_backward_out_shape": header([(128, False)] * 4, reduction=0, op=L1_BACKWARD)
+    + tensor([4, 5], buf=0)
+    + tensor([4, 5], buf=1)
+    + tensor([4, 5], buf=2)
+    + tensor([5], buf=3),
 }
 
 

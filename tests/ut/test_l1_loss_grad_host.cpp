@@ -1,0 +1,207 @@
+// L1LossGrad below the aclnn API: definition, infer shape and dtype, the mean's scale on each route
+// (ops-nn's arch35 tiling unit tests' values among them), the key (the one-value grads, the route's
+// variant), and the kernel run directly against the golden, NaN pairs and equal pairs included.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "golden/l1_loss_grad_golden.h"
+#include "kernel/float_convert.h"
+#include "kernel/parallel.h"
+#include "op_graph/l1_loss_grad_def.h"
+#include "op_host/l1_loss_grad_infer.h"
+#include "op_host/l1_loss_grad_tiling.h"
+#include "op_kernel/l1_loss_grad_kernel.h"
+
+namespace {
+
+namespace l1 = aclcpu::l1_loss_grad;
+using aclcpu::kernel::DType;
+using aclcpu::kernel::Shape;
+using aclcpu::kernel::TensorView;
+
+TensorView View(DType dtype, const Shape& shape) {
+  return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
+}
+
+uint32_t Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+l1::Attributes Mean(l1::KernelRoute route, bool broadcast = false) {
+  l1::Attributes attributes;
+  attributes.reduction = aclcpu::loss::Reduction::kMean;
+  attributes.route = route;
+  attributes.inputs_broadcast = broadcast;
+  return attributes;
+}
+
+TEST(L1LossGradDefinition, AsOpsNnDeclaresIt) {
+  const aclcpu::OpDefinition& d = l1::Definition();
+  EXPECT_EQ(d.type, "L1LossGrad");
+  EXPECT_EQ(d.inputs, (std::vector<std::string>{"grads", "predict", "label"}));
+  EXPECT_EQ(d.outputs, std::vector<std::string>{"y"});
+  ASSERT_EQ(d.attributes.size(), 1u);
+  EXPECT_EQ(d.attributes[0].name, "reduction");
+  EXPECT_EQ(d.attributes[0].default_value, "mean");
+  EXPECT_EQ(d.attributes[0].values, (std::vector<std::string>{"none", "mean", "sum"}));
+}
+
+TEST(L1LossGradInfer, BroadcastOfTheThreeAndGradsDtype) {
+  Shape y;
+  std::string why;
+  ASSERT_TRUE(l1::InferShape({}, {1, 61}, {16, 1}, &y, &why)) << why;
+  EXPECT_EQ(y, (Shape{16, 61}));
+  EXPECT_FALSE(l1::InferShape({3}, {4}, {1}, &y, &why));
+  EXPECT_EQ(l1::InferDtype(DType::kFloat16), DType::kFloat16);
+}
+
+// ops-nn's loss/l1_loss_grad/tests/ut/op_host/arch35/test_l1_loss_grad_dag_tiling.cpp: the scalar
+// word of the tiling data is 1/4096 for {64, 64}, 1/8192 for a label {1, 64, 2, 64}, and 1.0 for a
+// label {1, 1, 1, 1} beside a predict {1, 64, 2, 64}: the label's own dims divide.
+TEST(L1LossGradScale, Arch35DividesByTheLabelsDims) {
+  const l1::Attributes kernel = Mean(l1::KernelRoute::kArch35);
+  EXPECT_EQ(Bits(l1::Scale(kernel, {64, 64}, {64, 64}, {64, 64})), 0x39800000u);
+  EXPECT_EQ(Bits(l1::Scale(kernel, {1}, {1, 64, 2, 64}, {1, 64, 2, 64})), 0x39000000u);
+  EXPECT_EQ(l1::Scale(kernel, {1}, {1, 1, 1, 1}, {1, 64, 2, 64}), 1.0f);
+  EXPECT_EQ(l1::Scale(kernel, {}, {}, {}), 1.0f);  // a 0-d label reads as [1]
+  // Divided in turn, rounding each quotient: one ulp above float(1/123) for [3, 41].
+  EXPECT_EQ(Bits(l1::Scale(kernel, {3, 41}, {3, 41}, {3, 41})), 0x3C053409u);
+  // Through the aclnn layer the label is broadcast to y first.
+  EXPECT_EQ(Bits(l1::Scale(Mean(l1::KernelRoute::kArch35, true), {1}, {1, 41}, {3, 41})), 0x3C053409u);
+}
+
+TEST(L1LossGradScale, TbeTakesTheReciprocalOfTheCount) {
+  const l1::Attributes api = Mean(l1::KernelRoute::kTbe, true);
+  EXPECT_EQ(Bits(l1::Scale(api, {}, {3, 41}, {3, 41})), Bits(1.0f / 123.0f));
+  EXPECT_EQ(Bits(l1::Scale(api, {}, {3, 41}, {3, 41})), 0x3C053408u);
+  l1::Attributes sum = api;
+  sum.reduction = aclcpu::loss::Reduction::kSum;
+  EXPECT_EQ(l1::Scale(sum, {5}, {5}, {5}), 1.0f);
+  sum.reduction = aclcpu::loss::Reduction::kNone;
+  EXPECT_EQ(l1::Scale(sum, {5}, {5}, {5}), 1.0f);
+}
+
+// A kernel-level call on contiguous buffers, compared with the golden at the kernel level.
+struct Run {
+  DType dtype;
+  Shape grads, predict, label;
+  aclcpu::loss::Reduction reduction;
+  l1::KernelRoute route;
+};
+
+std::vector<uint16_t> RandomHalfBits(DType dtype, int64_t n, std::mt19937* rng, bool specials) {
+  std::uniform_real_distribution<float> value(-3.0f, 3.0f);
+  std::vector<uint16_t> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    float v = value(*rng);
+    if (specials && i % 5 == 0) v = std::nanf("");
+    if (specials && i % 7 == 0) v = 1.0f;
+    out[static_cast<size_t>(i)] =
+        dtype == DType::kFloat16 ? aclcpu::kernel::FloatToFloat16Bits(v) : aclcpu::kernel::FloatToBFloat16Bits(v);
+  }
+  return out;
+}
+
+void ExpectKernelMatchesGolden(const Run& r) {
+  SCOPED_TRACE(std::string(aclcpu::kernel::DTypeName(r.dtype)) + " route " + std::to_string(static_cast<int>(r.route)));
+  ASSERT_NE(r.dtype, DType::kFloat32);  // 16-bit inputs here: their bits are the golden's words
+  std::mt19937 rng(7);
+  const Shape* shapes[] = {&r.grads, &r.predict, &r.label};
+  std::vector<std::vector<uint16_t>> inputs;
+  for (int i = 0; i < 3; ++i) {
+    inputs.push_back(RandomHalfBits(r.dtype, aclcpu::kernel::Numel(*shapes[i]), &rng, i > 0));
+  }
+  inputs[2][3 % inputs[2].size()] = inputs[1][3 % inputs[1].size()];  // an equal pair
+  Shape y_shape;
+  ASSERT_TRUE(l1::InferShape(r.grads, r.predict, r.label, &y_shape, nullptr));
+  std::vector<uint16_t> y(static_cast<size_t>(aclcpu::kernel::Numel(y_shape)), 0x5a5a);
+
+  aclcpu::kernel::ElementwiseOpInput input;
+  for (int i = 0; i < 3; ++i) {
+    input.operands[i] = View(r.dtype, *shapes[i]);
+  }
+  input.operands[l1::kY] = View(r.dtype, y_shape);
+  input.store_dtype = r.dtype;
+  input.platform = aclcpu::kernel::Platform{2, 1 << 20};
+  l1::Attributes attributes;
+  attributes.reduction = r.reduction;
+  attributes.route = r.route;
+  l1::TilingData tiling;
+  std::string why;
+  ASSERT_TRUE(l1::ComputeTiling(&input, attributes, &tiling, &why)) << why;
+  EXPECT_EQ(tiling.key.variant, static_cast<uint32_t>(r.route));
+  EXPECT_EQ(tiling.key.scalar_input, aclcpu::kernel::Numel(r.grads) == 1);
+  const char* data[] = {reinterpret_cast<const char*>(inputs[0].data()),
+                        reinterpret_cast<const char*>(inputs[1].data()),
+                        reinterpret_cast<const char*>(inputs[2].data())};
+  aclcpu::kernel::InlineRunner serial;
+  aclcpu::kernel::RunElementwiseOp(tiling, l1::SelectKernel(tiling.key), data, reinterpret_cast<char*>(y.data()),
+                                   serial);
+
+  golden::View views[3];
+  for (int i = 0; i < 3; ++i) views[i] = golden::View{r.dtype, *shapes[i], inputs[i].data(), 2, nullptr};
+  // The golden's kernel level is the arch35 kernel; its A2/A3 route, the TBE kernel, reads the
+  // label broadcast to y and grads' dims -- here every input has y's shape for that route.
+  golden::L1GradRoute route;
+  route.kernel_level = r.route == l1::KernelRoute::kArch35;
+  route.npu.family = r.route == l1::KernelRoute::kArch35 ? golden::Npu::Family::k950 : golden::Npu::Family::k910B;
+  const int reduction = r.reduction == aclcpu::loss::Reduction::kNone   ? 0
+                        : r.reduction == aclcpu::loss::Reduction::kMean ? 1
+                                                                        : 2;
+  std::vector<uint32_t> expected(y.size());
+  golden::L1LossGrad(views[0], views[1], views[2], reduction, r.dtype, 0, static_cast<int64_t>(y.size()),
+                     expected.data(), route);
+  for (size_t i = 0; i < y.size(); ++i) ASSERT_EQ(y[i], expected[i]) << "element " << i;
+}
+
+TEST(L1LossGradKernel, MatchesTheGoldenOnBothRoutes) {
+  using R = aclcpu::loss::Reduction;
+  for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+    for (l1::KernelRoute route : {l1::KernelRoute::kArch35, l1::KernelRoute::kTbe}) {
+      ExpectKernelMatchesGolden({dtype, {3, 41}, {3, 41}, {3, 41}, R::kMean, route});
+      ExpectKernelMatchesGolden({dtype, {1}, {7, 33}, {7, 33}, R::kSum, route});
+      ExpectKernelMatchesGolden({dtype, {5, 1, 9}, {5, 4, 9}, {5, 4, 9}, R::kNone, route});
+    }
+    // The arch35 kernel alone: a label of its own shape divides (ops-nn's table rows).
+    ExpectKernelMatchesGolden({dtype, {}, {16, 16}, {1, 1}, R::kMean, l1::KernelRoute::kArch35});
+  }
+}
+
+// The sign of a NaN pair: 0 on 950's Dag, -1 in the TBE kernel; equal values 0 on both.
+TEST(L1LossGradKernel, TheSignOfANanPairIsTheRoutes) {
+  for (l1::KernelRoute route : {l1::KernelRoute::kArch35, l1::KernelRoute::kTbe}) {
+    const float grads[] = {2.0f, 2.0f, 2.0f, -2.0f};
+    const float predict[] = {std::nanf(""), 1.0f, 1.0f, 0.0f};
+    const float label[] = {1.0f, std::nanf(""), 1.0f, -0.0f};
+    float y[4] = {};
+    aclcpu::kernel::ElementwiseOpInput input;
+    for (int i = 0; i <= 3; ++i) input.operands[i] = View(DType::kFloat32, Shape{4});
+    input.store_dtype = DType::kFloat32;
+    input.platform = aclcpu::kernel::Platform{1, 1 << 20};
+    l1::Attributes attributes;
+    attributes.reduction = aclcpu::loss::Reduction::kSum;
+    attributes.route = route;
+    l1::TilingData tiling;
+    std::string why;
+    ASSERT_TRUE(l1::ComputeTiling(&input, attributes, &tiling, &why)) << why;
+    const char* data[] = {reinterpret_cast<const char*>(grads), reinterpret_cast<const char*>(predict),
+                          reinterpret_cast<const char*>(label)};
+    aclcpu::kernel::InlineRunner serial;
+    aclcpu::kernel::RunElementwiseOp(tiling, l1::SelectKernel(tiling.key), data, reinterpret_cast<char*>(y), serial);
+    const float nan_sign = route == l1::KernelRoute::kTbe ? -2.0f : 0.0f;
+    EXPECT_EQ(y[0], nan_sign);
+    EXPECT_EQ(y[1], nan_sign);
+    EXPECT_EQ(Bits(y[2]), Bits(0.0f));   // equal: 0 * 2
+    EXPECT_EQ(Bits(y[3]), Bits(-0.0f));  // +0 and -0 are equal: 0 * -2
+  }
+}
+
+}  // namespace
