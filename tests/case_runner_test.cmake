@@ -14,6 +14,11 @@
 #                 rows that name none, out's dtype and shape per API, a case too large to hold
 #      npu_orders: the discriminator suite: one SoC's outputs pass bit for bit under it (--method
 #                 binary) and are refuted under another; every profile's self-run passes
+#      ttk_forms: the forms of ops-nn's files as TTK and ATK read them (cases/ttk_forms): is_enabled
+#                 in any case, input_data_ranges' one-for-all, padded, (x,) and None forms and the
+#                 [-2, 2] default (checked in the dumped inputs), TTK's aclnn-level table refused
+#                 row by row, an unknown operator among known ones, a prefixed aclnn_name, and an
+#                 unusable file beside good ones
 foreach(var RUNNER CASES WORK_DIR MODE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "${var} is not set")
@@ -81,7 +86,7 @@ if(MODE STREQUAL "corrupt")
          "\nFAIL bad_forward_shapes_differ \\([^\n]*line 12\\): infer shape rejected the case: predict \\[4\\] and label \\[1\\] differ in shape\n"
          "\nFAIL bad_forward_dtypes_differ \\([^\n]*line 13\\): tiling rejected the case: MseLoss: predict FLOAT, label FLOAT16 and y FLOAT must have one dtype\n"
          "\nFAIL bad_forward_output_dtype \\([^\n]*line 14\\): output_dtypes says float32 but infer dtype gives float16\n"
-         "\nUNREADABLE [^\n]*corrupt.csv line 15 \\(bad_op_name_empty_four_inputs\\): field op_name: empty, and 4 input shapes fit no operator. name one of mse_loss_grad \\(predict, label, dout\\) or mse_loss \\(predict, label\\)\n"
+         "\nUNREADABLE [^\n]*corrupt.csv line 15 \\(bad_op_name_empty_four_inputs\\): field op_name: empty, and 4 input shapes fit no operator. name one of mse_loss_grad \\(predict, label, dout\\)[^\n]* mse_loss \\(predict, label\\)"
          "\nUNREADABLE [^\n]*corrupt.csv line 16 \\(bad_output_shapes_two\\): field output_shapes: expected one shape"
          "\nUNREADABLE [^\n]*corrupt.json case id 9 at line 51 \\(bad_forward_no_aclnn_name#9\\): field aclnn_name: missing, and the tensors it lists \\(self, target\\) fit MseLoss or MseLossOut. name one of "
          "\nFAIL bad_forward_no_broadcast#10 \\([^\n]*\\): aclnnMseLossOutGetWorkspaceSize returned 161002: [^\n]*do not broadcast"
@@ -100,10 +105,18 @@ elseif(MODE STREQUAL "unusable")
   expect("${err}" "broken.json: JSON: line 4 column 63: expected ',' or '}'")
   run(2 ${CASES})
   expect("${err}" "is a directory")
-  # Nothing runs when any file is unusable.
-  run(2 ${csv} ${WORK_DIR}/missing.csv)
-  if(NOT out STREQUAL "")
-    message(FATAL_ERROR "cases ran although a file is missing:\n${out}")
+  # An unusable file does not stop the others: they run, it is reported in the report and on
+  # stderr, and the exit status is 2 although every case passed.
+  run(2 ${csv} ${WORK_DIR}/missing.csv ${CASES}/bad/not_a_case.txt)
+  expect("${out}" "^seed 1 soc [A-Za-z0-9_-]+\nUNUSABLE [^\n]*missing.csv: cannot open: [^\n]*\n"
+         "\nUNUSABLE [^\n]*not_a_case.txt: not a case file: [^\n]*\n" "\n22 passed, 0 failed, 1 skipped\n$")
+  expect("${err}" "missing.csv: cannot open: " "not_a_case.txt: not a case file")
+  run(2 --list ${CASES}/bad/broken.json ${csv})
+  expect("${out}" "^UNUSABLE [^\n]*broken.json: JSON: line 4 column 63: [^\n]*\nkernel_fp32_mean_same_shape ")
+  string(REGEX MATCHALL "\n" lines "${out}")
+  list(LENGTH lines count)
+  if(NOT count EQUAL 24)
+    message(FATAL_ERROR "--list beside an unusable file printed ${count} lines, not 24 (23 rows and UNUSABLE):\n${out}")
   endif()
   run(2 --threads 0 ${csv})
   expect("${err}" "--threads wants a count")
@@ -318,7 +331,7 @@ elseif(MODE STREQUAL "forward")
   # Rows that name no op run the one op that takes that many inputs.
   run(0 --list ${forward_csv})
   expect("${out}" "\nfwd_op_name_empty_two_inputs \\([^\n]*\\): mse_loss predict float16 \\[9\\], label float16 \\[9\\]\n"
-         "\ngrad_op_name_empty_three_inputs \\([^\n]*\\): mse_loss_grad predict float16 \\[9\\], label float16 \\[9\\], dout float16 \\[\\]\n"
+         "\ngrad_three_inputs_named \\([^\n]*\\): mse_loss_grad predict float16 \\[9\\], label float16 \\[9\\], dout float16 \\[\\]\n"
          "\nfwd_default_reduction_no_attributes \\([^\n]*\\): mse_loss ")
   # out: the promotion of the two dtypes; 0-d (MseLoss) or without dim 0 (MseLossOut) for mean and sum.
   run(0 --filter "test_mse_loss#[23]" --dump-all ${WORK_DIR}/mixed ${forward_json})
@@ -377,6 +390,131 @@ elseif(MODE STREQUAL "npu_orders")
   expect("${err}" "--soc: ACLNN_CPU_SOC_NAME \"Ascend910X\" is not a SoC aclnn-cpu knows. the known ones are Ascend910B1, ")
   run(2 --method close ${orders})
   expect("${err}" "--atol judge the outputs --compare reads. a self-run is judged bit for bit")
+
+elseif(MODE STREQUAL "ttk_forms")
+  set(forms ${CASES}/ttk_forms/kernel_forms.csv)
+  set(aclnn_level ${CASES}/ttk_forms/aclnn_level.csv)
+  set(prefixed ${CASES}/ttk_forms/prefixed_api.json)
+  # --list reads all three files; every refusal is one row, named, and names what it refuses.
+  run(0 --list ${forms} ${aclnn_level} ${prefixed})
+  expect("${out}"
+         "^en_upper_TRUE \\([^\n]*line 2\\): mse_loss_grad predict float32 \\[8\\]"
+         "\nen_title_True \\([^\n]*\\): mse_loss predict"
+         "\nen_lower_true \\([^\n]*\\): mse_loss predict float16"
+         "\nen_empty \\([^\n]*\\): mse_loss_grad predict bfloat16"
+         "\ndis_lower_false \\([^\n]*\\): disabled\n"
+         "\ndis_upper_FALSE \\([^\n]*\\): disabled\n"
+         "\ndis_zero \\([^\n]*\\): disabled\n"
+         "\nUNREADABLE [^\n]*kernel_forms.csv line 9: field is_enabled: \"yes\" is not TRUE, FALSE \\(in any case\\), 1 or 0\n"
+         "\nrng_none_none_for_all \\([^\n]*\\): mse_loss_grad "
+         "\nUNREADABLE [^\n]*kernel_forms.csv line 16: field input_data_ranges: 3 ranges for 2 inputs \\(predict and label\\). TTK marks such a row invalid \\(CASE_FIELD_AMBIGUOUS\\)\n"
+         "\nUNREADABLE [^\n]*kernel_forms.csv line 17: field input_data_ranges: label: None, which TTK gives only an absent optional input"
+         "\ntol_two_pairs \\([^\n]*\\): mse_loss "
+         "\nUNREADABLE [^\n]*kernel_forms.csv line 19: field op_name: \"kl_div_loss_grad\" is not an operator this runner knows"
+         "\nUNREADABLE [^\n]*aclnn_level.csv line 2: field api_name: aclnnFusedCrossEntropyLossWithMaxSum is not an operator this runner knows \\(its APIs: "
+         "\nUNREADABLE [^\n]*aclnn_level.csv line 3: field api_name: aclnnMseLoss: rows of TTK's aclnn-level tables \\(api_name, tensor_view_shapes, ...\\) are not run yet"
+         "\nmse_loss_disabled \\([^\n]*aclnn_level.csv line 4\\): disabled\n"
+         "\nUNREADABLE [^\n]*aclnn_level.csv line 5: field api_name: empty\n"
+         "\nprefixed_backward#0 \\([^\n]*\\): MseLossBackward self float32 \\[4\\]"
+         "\nprefixed_forward#1\\[reduction=2\\] \\([^\n]*\\): MseLoss self float16 \\[2, 3\\]"
+         "\nUNREADABLE [^\n]*prefixed_api.json case id 2 at line [0-9]+: field aclnn_name: \"aclnnLogit\" is not an API this runner knows")
+  string(REGEX MATCHALL "\nUNREADABLE " unreadable "\n${out}")
+  list(LENGTH unreadable count)
+  if(NOT count EQUAL 8)
+    message(FATAL_ERROR "expected 8 unreadable rows and cases, found ${count}:\n${out}")
+  endif()
+  # A self-run: the readable rows pass (a row with two tolerance pairs too: a self-run does not
+  # read them), the refused ones count as failed, the disabled ones as skipped; compare mode
+  # refuses the two pairs.
+  run(1 --dump-all ${WORK_DIR}/dump ${forms} ${aclnn_level} ${prefixed})
+  expect("${out}" "\nUNREADABLE [^\n]*line 9 \\(bad_enabled_yes\\): field is_enabled"
+         "\nUNREADABLE [^\n]*aclnn_level.csv line 2 \\(fused_ce_0001\\): field api_name: aclnnFusedCrossEntropyLossWithMaxSum is not an operator")
+  if(out MATCHES "FAIL (en_|rng_|tol_|prefixed)")
+    message(FATAL_ERROR "a readable row failed:\n${out}")
+  endif()
+  expect_last_line("${out}" "15 passed, 8 failed, 4 skipped")
+  run(1 --compare ${WORK_DIR}/dump --method close --filter tol_two_pairs ${forms})
+  expect("${out}" "\nUNREADABLE [^\n]*line 18 \\(tol_two_pairs\\): field precision_tolerances: expected one \\(relative error, share\\) pair")
+
+  # The generated inputs, read from the dumps (float32, little-endian): each value's class.
+  # npy_f32(<file> <var>): var holds the element count, then how many are negative, >= 1 in
+  # magnitude, > 1, > 2, and the distinct words.
+  function(npy_f32 file var)
+    file(READ ${file} hex HEX)
+    string(SUBSTRING "${hex}" 16 4 len)  # header length, little-endian
+    string(SUBSTRING "${len}" 2 2 len_hi)
+    string(SUBSTRING "${len}" 0 2 len_lo)
+    math(EXPR offset "(10 + 0x${len_hi}${len_lo}) * 2")
+    string(SUBSTRING "${hex}" ${offset} -1 data)
+    string(REGEX MATCHALL "........" words "${data}")
+    set(n 0)
+    set(negative 0)
+    set(at_least_one 0)
+    set(above_one 0)
+    set(above_two 0)
+    set(distinct "")
+    foreach(w IN LISTS words)
+      string(REGEX REPLACE "(..)(..)(..)(..)" "\\4\\3\\2\\1" be "${w}")
+      math(EXPR bits "0x${be}")
+      math(EXPR magnitude "${bits} & 0x7fffffff")
+      math(EXPR n "${n} + 1")
+      if(NOT magnitude EQUAL bits)
+        math(EXPR negative "${negative} + 1")
+      endif()
+      if(magnitude GREATER_EQUAL 1065353216)  # 0x3f800000, 1.0
+        math(EXPR at_least_one "${at_least_one} + 1")
+      endif()
+      if(magnitude GREATER 1065353216)
+        math(EXPR above_one "${above_one} + 1")
+      endif()
+      if(magnitude GREATER 1073741824)  # 0x40000000, 2.0
+        math(EXPR above_two "${above_two} + 1")
+      endif()
+      list(APPEND distinct ${be})
+    endforeach()
+    list(REMOVE_DUPLICATES distinct)
+    set(${var} "${n};${negative};${at_least_one};${above_one};${above_two};${distinct}" PARENT_SCOPE)
+  endfunction()
+  # U[-2, 2]: ((None, None),) for every input, an empty field, a padded entry.
+  foreach(input rng_none_none_for_all.predict rng_none_none_for_all.label rng_none_none_for_all.dout
+                rng_empty_default.predict rng_empty_default.label rng_empty_default.dout rng_short_list_padded.dout)
+    npy_f32(${WORK_DIR}/dump/${input}.npy stats)
+    list(GET stats 0 n)
+    list(GET stats 1 negative)
+    list(GET stats 2 at_least_one)
+    list(GET stats 4 above_two)
+    if(NOT n EQUAL 64 OR above_two GREATER 0 OR negative EQUAL 0 OR negative EQUAL 64 OR at_least_one EQUAL 0)
+      message(FATAL_ERROR "${input}: not U[-2, 2]: ${n} values, ${negative} negative, ${at_least_one} of magnitude >= 1, ${above_two} over 2")
+    endif()
+  endforeach()
+  # U[0, 1] for every input from ((0.0, 1.0),).
+  foreach(input predict label dout)
+    npy_f32(${WORK_DIR}/dump/rng_zero_one_for_all.${input}.npy stats)
+    list(GET stats 1 negative)
+    list(GET stats 3 above_one)
+    if(negative GREATER 0 OR above_one GREATER 0)
+      message(FATAL_ERROR "rng_zero_one_for_all.${input}: values outside [0, 1]: ${stats}")
+    endif()
+  endforeach()
+  # (x,) is (x, x): every element x; padded lists keep their given entries.
+  foreach(check "rng_one_value_each.predict|40400000" "rng_one_value_each.label|40800000"
+                "rng_one_value_each.dout|BF800000")
+    string(REPLACE "|" ";" check "${check}")
+    list(GET check 0 input)
+    list(GET check 1 word)
+    npy_f32(${WORK_DIR}/dump/${input}.npy stats)
+    list(SUBLIST stats 5 -1 distinct)
+    string(TOUPPER "${distinct}" distinct)
+    if(NOT distinct STREQUAL word)
+      message(FATAL_ERROR "${input}: expected every element 0x${word}, found ${distinct}")
+    endif()
+  endforeach()
+  npy_f32(${WORK_DIR}/dump/rng_short_list_padded.predict.npy stats)
+  list(GET stats 3 above_one)
+  list(GET stats 1 negative)
+  if(NOT above_one EQUAL 64 OR negative GREATER 0)
+    message(FATAL_ERROR "rng_short_list_padded.predict: not in [5, 6]: ${stats}")
+  endif()
 
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")

@@ -1,6 +1,7 @@
 #include "case_files.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -171,8 +172,24 @@ std::string InputNames(const OpInfo& op, bool json) {
 
 struct CsvColumns {
   int name = -1, op = -1, shapes = -1, dtypes = -1, out_shapes = -1, out_dtypes = -1, attrs = -1, ranges = -1,
-      enabled = -1, tolerances = -1, atol = -1;
+      enabled = -1, tolerances = -1, atol = -1, api = -1;
 };
+
+// is_enabled as TTK reads it (hicann/ops-test-kit ttk/core_modules/testcase_manager/field_parser.py,
+// process_bool): TRUE and FALSE in any case, 1 and 0; empty is TTK's default, True (testcase_base.py,
+// TestcaseBase.option_headers).
+bool ReadEnabled(const std::string& text, bool* enabled, std::string* error) {
+  std::string upper = text;
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (upper.empty() || upper == "TRUE" || upper == "1") {
+    *enabled = true;
+  } else if (upper == "FALSE" || upper == "0") {
+    *enabled = false;
+  } else {
+    return FieldError("is_enabled", "\"" + text + "\" is not TRUE, FALSE (in any case), 1 or 0", error);
+  }
+  return true;
+}
 
 bool ParsePythonField(const std::string& text, const char* field, Value* value, std::string* error) {
   std::string why;
@@ -197,17 +214,21 @@ bool ParseCsvDtypes(const std::string& text, const char* field, std::vector<Dtyp
   return true;
 }
 
-// precision_tolerances: one (relative error, share of elements) pair per output; empty or () for
-// the defaults.
+// precision_tolerances: one (relative error, share of elements) pair per output, ((rtol, ptol),) or,
+// as TTK also reads it, the pair alone; empty or () for the defaults. Only compare mode reads it.
 bool ParseCsvTolerance(const std::string& text, Case* c, std::string* error) {
   const char field[] = "precision_tolerances";
   Value value;
   if (!ParsePythonField(text, field, &value, error)) return false;
   if (value.kind == Kind::kList && value.items.empty()) return true;
-  const Value* pair = value.kind == Kind::kList && value.items.size() == 1 ? &value.items[0] : nullptr;
+  const bool flat = value.kind == Kind::kList && value.items.size() == 2 && value.items[0].IsNumber();
+  const Value* pair =
+      flat ? &value : (value.kind == Kind::kList && value.items.size() == 1 ? &value.items[0] : nullptr);
   if (pair == nullptr || pair->kind != Kind::kList || pair->items.size() != 2 || !IsFiniteNumber(pair->items[0]) ||
       !IsFiniteNumber(pair->items[1])) {
-    return FieldError(field, "expected one (relative error, share) pair such as ((0.001, 0.001),)", error);
+    return FieldError(
+        field, "expected one (relative error, share) pair such as ((0.001, 0.001),): the operator has one output",
+        error);
   }
   const double rtol = pair->items[0].AsDouble(), share = pair->items[1].AsDouble();
   if (!(rtol >= 0.0) || !(share >= 0.0 && share <= 1.0)) {
@@ -232,20 +253,102 @@ bool ParseCsvAtol(const std::string& text, Case* c, std::string* error) {
   return true;
 }
 
+// One entry of input_data_ranges as TTK normalises it before drawing: (x,) is (x, x), every element
+// x, and () is (None, None) (hicann/ops-test-kit testcase_base.py, TestcaseBase._normalize_range_recursive); a
+// None end is -2 or 2 (ttk/utilities/data.py, RandomData._replace_none_in_data_range with
+// DEFAULT_LOW and DEFAULT_HIGH). Other values are returned as they are, for ToRange to judge.
+Value TtkRange(const Value& entry) {
+  if (entry.kind != Kind::kList) return entry;
+  Value range = entry;
+  if (range.items.empty()) range.items.resize(2);  // two None
+  // (x,): every element x, which [x] already means to ToRange (a finite x as much as a special).
+  if (range.items.size() == 1 && range.items[0].kind == Kind::kNull) range.items.resize(2);
+  const double ends[2] = {kDefaultLo, kDefaultHi};
+  for (size_t i = 0; i < 2 && i < range.items.size(); ++i) {
+    Value& end = range.items[i];
+    if (end.kind != Kind::kNull) continue;
+    end.kind = Kind::kInt;
+    end.integer = static_cast<int64_t>(ends[i]);
+    end.number = ends[i];
+  }
+  return range;
+}
+
+// input_data_ranges as TTK reads it (README, "Run your ops-nn case files"): empty or None, every
+// input the default; one range (flat, or a list of one) for every input; one per input, a shorter
+// list padded with (None, None) (testcase_base.py, TestcaseBase._normalize_field_by_dist); more
+// ranges than inputs, unreadable (TTK's CASE_FIELD_AMBIGUOUS).
+bool ParseCsvRanges(const std::string& text, Case* c, std::string* error) {
+  const char field[] = "input_data_ranges";
+  const OpInfo& op = *c->op;
+  const size_t count = c->inputs.size();
+  for (TensorSpec& input : c->inputs) input.range = ValueRange{true, kDefaultLo, kDefaultHi, {}};
+  if (text.empty()) return true;
+  Value ranges;
+  if (!ParsePythonField(text, field, &ranges, error)) return false;
+  if (ranges.kind == Kind::kNull) return true;
+  std::string why;
+  if (IsOneRange(ranges)) {
+    ValueRange range;
+    if (!ToRange(TtkRange(ranges), &range, &why)) return FieldError(field, why, error);
+    for (TensorSpec& input : c->inputs) input.range = range;
+    return true;
+  }
+  const std::vector<Value>& entries = ranges.items;
+  if (entries.size() > count) {
+    return FieldError(field,
+                      std::to_string(entries.size()) + " ranges for " + std::to_string(count) + " inputs (" +
+                          InputNames(op, false) + "); TTK marks such a row invalid (CASE_FIELD_AMBIGUOUS)",
+                      error);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    TensorSpec& input = c->inputs[i];
+    if (entries.size() != 1 && i >= entries.size()) continue;  // padded: (None, None), the default
+    const Value& entry = entries[entries.size() == 1 ? 0 : i];
+    if (entry.kind == Kind::kNull) {
+      return FieldError(field,
+                        input.name +
+                            ": None, which TTK gives only an absent optional input; for a given input its "
+                            "RandomData cannot draw from None",
+                        error);
+    }
+    if (!IsOneRange(entry)) return FieldError(field, input.name + ": a list of ranges is for a tensor list", error);
+    if (!ToRange(TtkRange(entry), &input.range, &why)) return FieldError(field, input.name + ": " + why, error);
+  }
+  return true;
+}
+
+// A row of a TTK aclnn-level table (hicann/ops-test-kit testcase_aclnn.py, TestcaseAclnn: api_name,
+// tensor_view_shapes, tensor_dtypes, output_tensor_indexes, ...). Such rows are refused one by one,
+// naming the API they call.
+bool ParseCsvAclnnRow(const std::vector<std::string>& fields, const CsvColumns& col, Case* c, std::string* error) {
+  auto get = [&fields](int index) { return index < 0 ? std::string() : Trim(fields[static_cast<size_t>(index)]); };
+  c->level = Case::Level::kApi;
+  c->name = get(col.name);
+  if (c->name.empty()) return FieldError("testcase_name", "empty", error);
+  if (!ReadEnabled(get(col.enabled), &c->enabled, error)) return false;
+  if (!c->enabled) return true;  // TTK drops a disabled row: so does the runner, whatever it calls
+  const std::string api = get(col.api);
+  if (api.empty()) return FieldError("api_name", "empty", error);
+  if (FindApiOp(api) == nullptr) {
+    return FieldError("api_name", api + " is not an operator this runner knows (its APIs: " + ApiOpNames() + ")",
+                      error);
+  }
+  return FieldError("api_name",
+                    api +
+                        ": rows of TTK's aclnn-level tables (api_name, tensor_view_shapes, ...) are not run yet; "
+                        "run its cases from an ATK JSON case list or a kernel-level table",
+                    error);
+}
+
 bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, Case* c, std::string* error) {
   auto get = [&fields](int index) { return index < 0 ? std::string() : Trim(fields[static_cast<size_t>(index)]); };
   c->name = get(col.name);
   if (c->name.empty()) return FieldError("testcase_name", "empty", error);
   // A disabled row is skipped without reading further: its other fields may be placeholders.
-  const std::string enabled = get(col.enabled);
-  if (enabled == "0") {
-    c->enabled = false;
-    return true;
-  }
-  if (!enabled.empty() && enabled != "1") return FieldError("is_enabled", "\"" + enabled + "\" is not 0 or 1", error);
-  Value shapes;
-  if (get(col.shapes).empty()) return FieldError("input_shapes", "empty", error);
-  if (!ParsePythonField(get(col.shapes), "input_shapes", &shapes, error)) return false;
+  if (!ReadEnabled(get(col.enabled), &c->enabled, error)) return false;
+  if (!c->enabled) return true;
+  // The operator first: when the runner does not have it, that is the row's reason.
   const std::string op_name = get(col.op);
   if (!op_name.empty()) {
     c->op = FindKernelOp(op_name);
@@ -253,7 +356,11 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
       return FieldError("op_name",
                         "\"" + op_name + "\" is not an operator this runner knows; expected " + KernelOpNames(), error);
     }
-  } else {  // no op named (or no op_name column): the one kernel op that takes that many inputs
+  }
+  Value shapes;
+  if (get(col.shapes).empty()) return FieldError("input_shapes", "empty", error);
+  if (!ParsePythonField(get(col.shapes), "input_shapes", &shapes, error)) return false;
+  if (op_name.empty()) {  // no op named (or no op_name column): the one kernel op that takes that many inputs
     const size_t given = shapes.kind == Kind::kList ? shapes.items.size() : 0;
     const std::vector<const OpInfo*> fit = KernelOpsTaking(given);
     if (fit.size() != 1) {
@@ -328,27 +435,10 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     }
   }
 
-  // Empty: the runner's default. A list of one range per input, or one range for all.
-  for (TensorSpec& input : c->inputs) input.range = ValueRange{true, kDefaultLo, kDefaultHi, {}};
-  if (!get(col.ranges).empty()) {
-    Value ranges;
-    if (!ParsePythonField(get(col.ranges), "input_data_ranges", &ranges, error)) return false;
-    const bool one = IsOneRange(ranges);
-    if (!one && ranges.items.size() != count) {
-      return FieldError("input_data_ranges",
-                        "expected one range for all inputs or " + std::to_string(count) + " (" + InputNames(op, false) +
-                            "), not " + std::to_string(ranges.items.size()),
-                        error);
-    }
-    for (size_t i = 0; i < count; ++i) {
-      std::string why;
-      if (!ToRange(one ? ranges : ranges.items[i], &c->inputs[i].range, &why)) {
-        return FieldError("input_data_ranges", (one ? std::string() : c->inputs[i].name + ": ") + why, error);
-      }
-    }
-  }
-  if (!get(col.tolerances).empty() && !ParseCsvTolerance(get(col.tolerances), c, error)) return false;
-  if (!get(col.atol).empty()) ParseCsvAtol(get(col.atol), c, &c->compare_error);
+  if (!ParseCsvRanges(get(col.ranges), c, error)) return false;
+  // Read by compare mode only: a self-run does not refuse a row over them.
+  if (!get(col.tolerances).empty()) ParseCsvTolerance(get(col.tolerances), c, &c->compare_error);
+  if (!get(col.atol).empty() && c->compare_error.empty()) ParseCsvAtol(get(col.atol), c, &c->compare_error);
   return true;
 }
 
@@ -586,15 +676,18 @@ bool ParseCsvCases(const std::string& text, const std::string& path, std::vector
       {"output_shapes", &col.out_shapes}, {"output_dtypes", &col.out_dtypes},
       {"attributes", &col.attrs},         {"input_data_ranges", &col.ranges},
       {"is_enabled", &col.enabled},       {"precision_tolerances", &col.tolerances},
-      {"absolute_precision", &col.atol}};
+      {"absolute_precision", &col.atol},  {"api_name", &col.api}};
   for (size_t i = 0; i < names.size(); ++i) {
     for (const auto& k : known) {
       if (Trim(names[i]) == k.first && *k.second < 0) *k.second = static_cast<int>(i);
     }
   }
+  // An api_name column makes the table TTK's aclnn-level one (testcase_manager.py,
+  // _testcase_hdr_check), whose rows are refused one by one; the kernel-level columns are not needed.
+  const bool aclnn_level = col.api >= 0;
   for (const auto& required : {std::make_pair("testcase_name", col.name), std::make_pair("input_shapes", col.shapes),
                                std::make_pair("input_dtypes", col.dtypes)}) {
-    if (required.second < 0) {
+    if (required.second < 0 && (!aclnn_level || std::string(required.first) == "testcase_name")) {
       *error = header_at + ": the header has no " + required.first + " column";
       return false;
     }
@@ -611,7 +704,7 @@ bool ParseCsvCases(const std::string& text, const std::string& path, std::vector
     } else if (fields.size() != names.size()) {
       c.error = "the row has " + std::to_string(fields.size()) + " fields, the header " + std::to_string(names.size());
       if (static_cast<size_t>(col.name) < fields.size()) c.name = Trim(fields[static_cast<size_t>(col.name)]);
-    } else if (!ParseCsvRow(fields, col, &c, &why)) {
+    } else if (!(aclnn_level ? ParseCsvAclnnRow(fields, col, &c, &why) : ParseCsvRow(fields, col, &c, &why))) {
       c.error = why;
     }
     cases->push_back(std::move(c));

@@ -19,13 +19,15 @@ struct OpInfo;  // ops.h
 // kSpecialShare of the elements; or, without a range, every element one of the specials.
 struct ValueRange {
   bool uniform = true;
-  double lo = -10.0, hi = 10.0;
+  double lo = -2.0, hi = 2.0;
   std::vector<float> specials;  // e.g. 0, -0, inf, -inf, nan
 };
 
-// The range of a CSV case whose input_data_ranges is empty.
-constexpr double kDefaultLo = -10.0;
-constexpr double kDefaultHi = 10.0;
+// The range of a CSV input that input_data_ranges leaves open: an empty field, a None end, a
+// padded entry. TTK's (hicann/ops-test-kit ttk/utilities/data.py, DEFAULT_LOW and DEFAULT_HIGH,
+// which RandomData._replace_none_in_data_range puts in place of None).
+constexpr double kDefaultLo = -2.0;
+constexpr double kDefaultHi = 2.0;
 // The share of the elements of a uniform range that take one of its special values instead.
 constexpr double kSpecialShare = 0.125;
 // More runs of one integer-attribute range are refused when read.
@@ -74,8 +76,8 @@ struct Case {
   std::vector<int64_t> output_shape;
   Dtype output_dtype = Dtype::kFloat32;
   Tolerances tolerances;  // compare mode's: precision_tolerances and absolute_precision
-  // absolute_precision could not be read: compare mode reports the row unreadable (a self-run
-  // does not read the column).
+  // precision_tolerances or absolute_precision could not be read: compare mode reports the row
+  // unreadable (a self-run does not read the columns).
   std::string compare_error;
 
   // API level: the values of the API's integer attribute to run, and whether they came from a

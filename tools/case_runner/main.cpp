@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -59,7 +60,9 @@ const char kUsage[] =
     "                       run a histogram of the error and where in the tensor the errors sit\n"
     "  --junit FILE         also write the results as JUnit XML\n"
     "  --list               print the runs the files hold (after --filter) and exit\n"
-    "Exit status: 0 when no case failed; 1 when any failed; 2 for a usage error or an unusable file.\n";
+    "Exit status: 0 when no case failed; 1 when any failed; 2 for a usage error, or when a file cannot be\n"
+    "used (missing, neither format, ...): it is reported (UNUSABLE on stdout, and on stderr) and the\n"
+    "other files' cases still run or are listed; 2 then whatever they give.\n";
 
 bool Usage(const std::string& what, std::string* error) {
   *error = what;
@@ -212,6 +215,11 @@ int AvailableCpus() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// The files that could not be used, one UNUSABLE line each (the message names the file).
+void PrintUnusable(const std::vector<std::string>& unusable) {
+  for (const std::string& why : unusable) std::printf("UNUSABLE %s\n", why.c_str());
+}
+
 // --list: one line per run.
 void List(const std::vector<Run>& runs) {
   for (const Run& run : runs) {
@@ -278,18 +286,25 @@ int Main(int argc, char** argv) {
   }
   if (options.jobs == 0) options.jobs = AvailableCpus();
 
+  // A file that cannot be used is reported; the others still run (exit status 2 at the end).
   std::vector<Case> cases;
+  std::vector<std::string> unusable;
   for (const std::string& file : options.files) {
-    if (!LoadCaseFile(file, &cases, &error)) {
+    std::vector<Case> file_cases;
+    if (!LoadCaseFile(file, &file_cases, &error)) {
       std::fprintf(stderr, "aclnn_case_runner: %s\n", error.c_str());
-      return 2;
+      unusable.push_back(error);
+      continue;
     }
+    cases.insert(cases.end(), std::make_move_iterator(file_cases.begin()), std::make_move_iterator(file_cases.end()));
   }
+  const int unusable_status = unusable.empty() ? 0 : 2;
   MarkDuplicates(&cases);
   const std::vector<Run> runs = ShardRuns(SelectRuns(cases, options.filter), options.shard_index, options.shard_count);
   if (options.list) {
+    PrintUnusable(unusable);
     List(runs);
-    return 0;
+    return unusable_status;
   }
   if (!options.dump_dir.empty()) {
     std::error_code ec;
@@ -311,6 +326,7 @@ int Main(int argc, char** argv) {
   const int64_t budget = options.memory_budget > 0 ? options.memory_budget : DefaultMemoryBudget();
 
   std::printf("seed %llu soc %s\n", static_cast<unsigned long long>(options.seed), aclcpu::CurrentSocProfile()->name);
+  PrintUnusable(unusable);
   std::fflush(stdout);
   ReportHeader header;
   header.seed = options.seed;
@@ -365,6 +381,7 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "aclnn_case_runner: %s\n", error.c_str());
     return 2;
   }
+  if (unusable_status != 0) return unusable_status;
   return header.failed == 0 ? 0 : 1;
 }
 
