@@ -1,5 +1,5 @@
 // aclnn_bench: our whole call (phase one + launch + synchronize, as programs call it) of
-// aclnnMseLossBackward and aclnnMseLoss (reduction mean), case by case, against a bandwidth-limit
+// aclnnMseLossBackward, aclnnMseLoss and aclnnL1LossBackward (reduction mean), case by case, against a bandwidth-limit
 // kernel and PyTorch's same call in one process, in two settings:
 //   alone          each measured by itself (ours, the limit, PyTorch);
 //   next to torch  ours and PyTorch's call in turn (A B A B), each timed on its own, with OpenMP
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "bench_cases.h"
@@ -33,10 +34,17 @@ namespace {
 using Shape = std::vector<int64_t>;
 using Clock = std::chrono::steady_clock;
 
-enum class Op { kBackward, kForward };
+enum class Op { kBackward, kForward, kL1Backward };
 enum class Pattern { kSame, kScalarDout, kTargetRow, kTargetColumn, kSelfTransposed, kOutTransposed };
 
-const char* OpName(Op op) { return op == Op::kBackward ? "MseLossBackward" : "MseLoss mean"; }
+const char* OpName(Op op) {
+  return op == Op::kBackward ? "MseLossBackward" : (op == Op::kForward ? "MseLoss mean" : "L1LossBackward");
+}
+
+bench::TorchCase::Kind TorchKind(Op op) {
+  using Kind = bench::TorchCase::Kind;
+  return op == Op::kBackward ? Kind::kMseBackward : (op == Op::kForward ? Kind::kMseForward : Kind::kL1Backward);
+}
 
 const char* PatternName(Pattern p) {
   switch (p) {
@@ -151,19 +159,29 @@ class OurCall {
   bool Run(std::string* error) {
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
-    aclnnStatus status =
-        c_.op == Op::kBackward
-            ? aclnnMseLossBackwardGetWorkspaceSize(grad_.tensor, self_.tensor, target_.tensor, 1, out_.tensor, &size,
-                                                   &executor)
-            : aclnnMseLossGetWorkspaceSize(self_.tensor, target_.tensor, 1, out_.tensor, &size, &executor);
+    aclnnStatus status = ACLNN_SUCCESS;
+    switch (c_.op) {
+      case Op::kBackward:
+        status = aclnnMseLossBackwardGetWorkspaceSize(grad_.tensor, self_.tensor, target_.tensor, 1, out_.tensor, &size,
+                                                      &executor);
+        break;
+      case Op::kForward:
+        status = aclnnMseLossGetWorkspaceSize(self_.tensor, target_.tensor, 1, out_.tensor, &size, &executor);
+        break;
+      case Op::kL1Backward:
+        status = aclnnL1LossBackwardGetWorkspaceSize(grad_.tensor, self_.tensor, target_.tensor, 1, out_.tensor, &size,
+                                                     &executor);
+        break;
+    }
     if (status == ACLNN_SUCCESS && size > workspace_size_) {  // grown once, as a program keeps its workspace
       if (workspace_ != nullptr) aclrtFree(workspace_);
       aclrtMalloc(&workspace_, size, ACL_MEM_MALLOC_HUGE_FIRST);
       workspace_size_ = size;
     }
     if (status == ACLNN_SUCCESS) {
-      status = c_.op == Op::kBackward ? aclnnMseLossBackward(workspace_, size, executor, stream_)
-                                      : aclnnMseLoss(workspace_, size, executor, stream_);
+      status = c_.op == Op::kBackward  ? aclnnMseLossBackward(workspace_, size, executor, stream_)
+               : c_.op == Op::kForward ? aclnnMseLoss(workspace_, size, executor, stream_)
+                                       : aclnnL1LossBackward(workspace_, size, executor, stream_);
     }
     if (status != ACLNN_SUCCESS) {
       *error = aclGetRecentErrMsg();
@@ -211,7 +229,7 @@ void BM_Limit(benchmark::State& state, Case c, bool streaming) {
 }
 
 void BM_Torch(benchmark::State& state, Case c) {
-  bench::TorchCase torch(c.op == Op::kBackward, c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed,
+  bench::TorchCase torch(TorchKind(c.op), c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed,
                          c.pattern == Pattern::kOutTransposed, c.target(), c.threads);
   for (auto _ : state) torch.Run();
   state.SetBytesProcessed(state.iterations() * c.Bytes());
@@ -222,7 +240,7 @@ void BM_Torch(benchmark::State& state, Case c) {
 void BM_NextToTorch(benchmark::State& state, Case c) {
   aclcpu::SetKernelThreadCount(c.threads);
   OurCall call(c);
-  bench::TorchCase torch(c.op == Op::kBackward, c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed,
+  bench::TorchCase torch(TorchKind(c.op), c.grad(), c.shape(), c.pattern == Pattern::kSelfTransposed,
                          c.pattern == Pattern::kOutTransposed, c.target(), c.threads);
   std::string error;
   double torch_seconds = 0.0;
@@ -357,13 +375,15 @@ int main(int argc, char** argv) {
   const int all_threads = aclcpu::KernelThreadCount();  // before any SetKernelThreadCount
   const std::vector<int64_t> sizes = {int64_t{1} << 10, int64_t{1} << 14, int64_t{1} << 16, int64_t{1} << 20,
                                       int64_t{1} << 24};
-  for (Op op : {Op::kBackward, Op::kForward}) {
+  for (Op op : {Op::kBackward, Op::kForward, Op::kL1Backward}) {
     for (int64_t elems : sizes) {
       for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
         for (Pattern pattern : {Pattern::kSame, Pattern::kScalarDout, Pattern::kTargetRow, Pattern::kTargetColumn,
                                 Pattern::kSelfTransposed, Pattern::kOutTransposed}) {
           // The forward has no dout and its output is one value.
           if (op == Op::kForward && (pattern == Pattern::kScalarDout || pattern == Pattern::kOutTransposed)) continue;
+          // L1's gradient runs on the same engine loops as MSE's: its two commonest patterns.
+          if (op == Op::kL1Backward && pattern != Pattern::kSame && pattern != Pattern::kScalarDout) continue;
           if (quick && (dtype != ACL_FLOAT || (pattern != Pattern::kSame && elems != sizes.back()))) continue;
           const std::vector<int> thread_counts =
               all_threads > 1 ? std::vector<int>{1, all_threads} : std::vector<int>{1};

@@ -15,12 +15,14 @@ void LimitStreaming(const float* a, const float* b, const float* c, float* out, 
 // Reads two float arrays of n elements and sums them: the limit of a reduction's reads.
 double LimitRead(const float* a, const float* b, int64_t n, int threads);
 
-// PyTorch's kernel for one benchmarked call on FLOAT tensors of the given shapes: the backward
-// at::mse_loss_backward_out (reduction mean; self or out may be a transposed view) or the forward
-// at::mse_loss (reduction mean; grad unused). Prepare once, run many times.
+// PyTorch's computation of one benchmarked call on FLOAT tensors of the given shapes, reduction
+// mean (self or out may be a transposed view): the backward at::mse_loss_backward_out, the forward
+// at::mse_loss (grad unused), or L1's gradient as PyTorch's autograd composes it -- ATen has no
+// l1_loss_backward: out = sgn(self - target) * grad / N, in place on out. Prepare once, run many times.
 class TorchCase {
  public:
-  TorchCase(bool backward, const std::vector<int64_t>& grad, const std::vector<int64_t>& self, bool self_transposed,
+  enum class Kind { kMseBackward, kMseForward, kL1Backward };
+  TorchCase(Kind kind, const std::vector<int64_t>& grad, const std::vector<int64_t>& self, bool self_transposed,
             bool out_transposed, const std::vector<int64_t>& target, int threads);
   ~TorchCase();
   void Run();

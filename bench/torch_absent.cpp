@@ -4,7 +4,7 @@
 namespace bench {
 
 struct TorchCase::State {};
-TorchCase::TorchCase(bool, const std::vector<int64_t>&, const std::vector<int64_t>&, bool, bool,
+TorchCase::TorchCase(Kind, const std::vector<int64_t>&, const std::vector<int64_t>&, bool, bool,
                      const std::vector<int64_t>&, int)
     : state_(nullptr) {}
 TorchCase::~TorchCase() = default;

@@ -8,16 +8,16 @@
 namespace bench {
 
 struct TorchCase::State {
-  bool backward;
+  Kind kind;
   at::Tensor grad, self, target, out;
   int threads;
 };
 
-TorchCase::TorchCase(bool backward, const std::vector<int64_t>& grad, const std::vector<int64_t>& self,
+TorchCase::TorchCase(Kind kind, const std::vector<int64_t>& grad, const std::vector<int64_t>& self,
                      bool self_transposed, bool out_transposed, const std::vector<int64_t>& target, int threads)
     : state_(new State) {
   const auto options = at::TensorOptions().dtype(at::kFloat);
-  state_->backward = backward;
+  state_->kind = kind;
   state_->grad = at::rand(grad, options);
   if (self_transposed) {  // the same shape, stored column-major
     state_->self = at::rand({self[1], self[0]}, options).t();
@@ -42,11 +42,21 @@ void TorchCase::Run() {
     at::set_num_threads(state_->threads);
     current_threads = state_->threads;
   }
-  if (state_->backward) {
-    at::mse_loss_backward_out(state_->out, state_->grad, state_->self, state_->target, at::Reduction::Mean);
-  } else {
-    at::Tensor loss = at::mse_loss(state_->self, state_->target, at::Reduction::Mean);
-    (void)loss;
+  switch (state_->kind) {
+    case Kind::kMseBackward:
+      at::mse_loss_backward_out(state_->out, state_->grad, state_->self, state_->target, at::Reduction::Mean);
+      break;
+    case Kind::kMseForward: {
+      at::Tensor loss = at::mse_loss(state_->self, state_->target, at::Reduction::Mean);
+      (void)loss;
+      break;
+    }
+    case Kind::kL1Backward:
+      at::sub_out(state_->out, state_->self, state_->target);
+      state_->out.sgn_();
+      state_->out.mul_(state_->grad);
+      state_->out.mul_(1.0 / static_cast<double>(state_->out.numel()));
+      break;
   }
 }
 
