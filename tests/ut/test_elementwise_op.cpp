@@ -63,7 +63,15 @@ TEST(ElementwiseOp, PlansAnOperatorOfTwoInputs) {
   ASSERT_TRUE(kernel::PlanElementwiseOp(Input({4, 8}, {}, {4, 8}), &tiling, &error)) << error;
   EXPECT_TRUE(tiling.key.scalar_input);
   EXPECT_EQ(tiling.key.layout, 2u);
-  EXPECT_EQ(tiling.key.ToString(), "schMode=0 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT storeDtype=FLOAT");
+  EXPECT_EQ(tiling.key.ToString(),
+            "schMode=0 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT storeDtype=FLOAT variant=0");
+  // The operator's Dag variant is the key's last field, above the 2+1+1+4+8+8 bits before it.
+  kernel::ElementwiseOpInput other = Input({4, 8}, {}, {4, 8});
+  other.variant = 1;
+  kernel::ElementwiseTiling variant;
+  ASSERT_TRUE(kernel::PlanElementwiseOp(other, &variant, &error)) << error;
+  EXPECT_EQ(variant.key.variant, 1u);
+  EXPECT_EQ(variant.key.Encode(), tiling.key.Encode() | (uint64_t{1} << 24));
 }
 
 TEST(ElementwiseOp, MessagesNameTheOperatorAndItsOperands) {

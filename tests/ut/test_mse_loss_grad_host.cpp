@@ -238,7 +238,8 @@ TEST(Tiling, ScheduleModeAndKey) {
   // bits 8-15), BF16 (27, bits 16-23).
   const mse::KernelKey example{ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
   EXPECT_EQ(example.Encode(), 1u + 4u + (2u << 4) + (1u << 8) + (27u << 16));
-  EXPECT_EQ(example.ToString(), "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16");
+  EXPECT_EQ(example.ToString(),
+            "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16 variant=0");
   const mse::KernelKey no_layout{ScheduleMode::kBroadcast,           false,           false,
                                  aclcpu::kernel::kStridedLayout + 1, DType::kFloat32, DType::kFloat32};
   EXPECT_EQ(no_layout.Encode(), aclcpu::kernel::kInvalidTilingKey);
