@@ -57,7 +57,8 @@ bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tilin
              ShapeToString(input.operands[y].shape) + ": " + why;
     return false;
   }
-  const Schedule schedule = ScheduleElementwise(input.platform, inputs, &result.plan);
+  Schedule schedule = ScheduleElementwise(input.platform, inputs, &result.plan);
+  if (input.store_dtype != dtype) schedule = ForStoreCast(schedule);
   key.mode = schedule.mode;
   key.stream_stores = schedule.stream_stores;
   key.layout = schedule.layout;

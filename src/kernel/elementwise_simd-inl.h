@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "kernel/convert_simd-inl.h"
@@ -160,13 +161,18 @@ struct LayoutLoops {
 };
 
 // The inner loop for a Dag over inputs of types TIn..., rounded to TCompute and stored as the
-// run-time store dtype, with or without streaming stores, for runs of the given layout.
+// run-time store dtype, with or without streaming stores, for runs of the given layout. A store
+// that casts to another dtype has the strided loop only (its schedule says so: ForStoreCast).
 template <class Dag, typename TCompute, typename... TIn>
 InnerLoop ElementwiseLoopFor(DType store, bool stream, uint32_t layout) {
   return VisitDType(store, [stream, layout](auto store_type) -> InnerLoop {
     using TStore = decltype(store_type);
-    return stream ? LayoutLoops<Dag, TCompute, TStore, true, TIn...>::For(layout)
-                  : LayoutLoops<Dag, TCompute, TStore, false, TIn...>::For(layout);
+    if constexpr (!std::is_same_v<TStore, TCompute>) {
+      return &ElementwiseKernel<Dag, TCompute, TStore, false, kStridedLayout, TIn...>::Loop;
+    } else {
+      return stream ? LayoutLoops<Dag, TCompute, TStore, true, TIn...>::For(layout)
+                    : LayoutLoops<Dag, TCompute, TStore, false, TIn...>::For(layout);
+    }
   });
 }
 

@@ -41,6 +41,15 @@ struct Schedule {
 // the threads (one below kParallelGrain elements), streaming stores and the inner loop's layout.
 Schedule ScheduleElementwise(const Platform& platform, int num_inputs, ElementwisePlan* plan);
 
+// The schedule of a plan whose store casts the output to another dtype than the one computed: such
+// a loop exists in its strided form only, without streaming stores (ElementwiseLoopFor; an out of
+// another dtype is rare, and every variant of a loop costs compile time).
+inline Schedule ForStoreCast(Schedule schedule) {
+  schedule.layout = kStridedLayout;
+  schedule.stream_stores = false;
+  return schedule;
+}
+
 }  // namespace kernel
 }  // namespace aclcpu
 

@@ -152,7 +152,8 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     if (!kernel::PlanElementwise(shape, operands, 3, &plan, &why)) {
       return Fail("cannot plan the losses: " + why, error);
     }
-    const kernel::Schedule schedule = kernel::ScheduleElementwise(input.platform, kY, &plan);
+    kernel::Schedule schedule = kernel::ScheduleElementwise(input.platform, kY, &plan);
+    if (input.store_dtype != compute) schedule = kernel::ForStoreCast(schedule);
     key.mode = schedule.mode;
     key.stream_stores = schedule.stream_stores;
     key.layout = schedule.layout;
