@@ -85,9 +85,10 @@ uint32_t LayoutOfRun(const int64_t* byte_strides, const int64_t* element_sizes, 
 // a blocked plan's staged operands are read from and written to contiguous copies).
 uint32_t PlanLayout(const ElementwisePlan& plan, int num_inputs);
 
-// What an elementwise kernel's inner loop reads besides its operands: the Dag's scalar argument.
+// What an elementwise kernel's inner loop reads besides its operands: the Dag's two scalar
+// arguments (as ops-nn's Dags read Placeholder::Var<float, 0> and <float, 1>; unused ones 0).
 struct ElementwiseContext {
-  float scalar = 0.0f;
+  float scalars[2] = {0.0f, 0.0f};
 };
 
 // The inner loop: n elements; ptrs[i] is operand i's first element, byte_strides[i] its step

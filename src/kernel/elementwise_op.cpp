@@ -13,14 +13,13 @@ const KeyTable& ElementwiseKey::Table() {
       {"layout", KeyFieldKind::kList, 4, {0, 1, 2, 3, 4, 5, 6, 7, kStridedLayout}},
       {"dtype", KeyFieldKind::kDType, 8, {}},
       {"storeDtype", KeyFieldKind::kDType, 8, {}},
-      {"variant", KeyFieldKind::kList, 1, {0, 1}},
   };
   return table;
 }
 
-std::array<uint32_t, 7> ElementwiseKey::Values() const {
-  return {static_cast<uint32_t>(mode),        scalar_input, stream_stores, layout, static_cast<uint32_t>(dtype),
-          static_cast<uint32_t>(store_dtype), variant};
+std::array<uint32_t, 6> ElementwiseKey::Values() const {
+  return {static_cast<uint32_t>(mode),       scalar_input, stream_stores, layout, static_cast<uint32_t>(dtype),
+          static_cast<uint32_t>(store_dtype)};
 }
 
 bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tiling, std::string* error) {
@@ -37,9 +36,9 @@ bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tilin
   ElementwiseKey& key = result.key;
   key.dtype = dtype;
   key.store_dtype = input.store_dtype;
-  key.variant = input.variant;
   key.scalar_input = input.scalar_input >= 0 && Numel(input.operands[input.scalar_input].shape) == 1;
-  result.scalar = input.scalar;
+  result.scalars[0] = input.scalars[0];
+  result.scalars[1] = input.scalars[1];
   result.num_inputs = inputs;
   result.scalar_input = input.scalar_input;
 
@@ -69,7 +68,7 @@ bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tilin
 void RunElementwiseOp(const ElementwiseTiling& tiling, InnerLoop loop, const char* const* inputs, char* y,
                       ParallelRunner& runner) {
   if (tiling.plan.numel == 0) return;
-  const ElementwiseContext context{tiling.scalar};
+  const ElementwiseContext context{{tiling.scalars[0], tiling.scalars[1]}};
   char* bases[kMaxOperands];
   for (int i = 0; i < tiling.num_inputs; ++i) bases[i] = const_cast<char*>(inputs[i]);
   bases[tiling.num_inputs] = y;

@@ -1,5 +1,5 @@
 // What every elementwise operator's tiling and kernel share, written once: an operator of a few
-// inputs of one dtype and one output, computed by a Dag with one float scalar (ops-nn's
+// inputs of one dtype and one output, computed by a Dag with up to two float scalars (ops-nn's
 // BroadcastSch operators: MseLossGrad, L1LossGrad, ...). An operator states its inputs in its
 // Dag's order, which of them may be a single value, and its scalar; this plans the loop over the
 // views, schedules it, names the kernel variant in one key table and runs the kernel.
@@ -30,12 +30,9 @@ struct ElementwiseKey {
   uint32_t layout = kStridedLayout;     // the inner loop: which inputs repeat a value, or strided
   DType dtype = DType::kFloat32;        // every input's, and y's before the store
   DType store_dtype = DType::kFloat32;  // y as written (the aclnn layer's cast to out, fused)
-  // The operator's Dag when the kernels it follows differ per element (L1LossGrad: the sign of an
-  // unordered pair on 950 and on A2/A3); 0 for an operator with one Dag.
-  uint32_t variant = 0;
 
   static const KeyTable& Table();
-  std::array<uint32_t, 7> Values() const;  // the fields as numbers, in the table's order
+  std::array<uint32_t, 6> Values() const;  // the fields as numbers, in the table's order
   // ops-nn's numeric form, for logs and tests (tiling_key.h); and as text.
   uint64_t Encode() const { return EncodeTilingKey(*this); }
   std::string ToString() const { return TilingKeyText(*this); }
@@ -51,15 +48,14 @@ struct ElementwiseOpInput {
   TensorView operands[kMaxOperands];
   DType store_dtype = DType::kFloat32;  // y as written
   int scalar_input = -1;                // the input ops-nn's kernel reads as one value when it has one element
-  float scalar = 0.0f;                  // the Dag's scalar
-  uint32_t variant = 0;                 // the key's variant (0 or 1)
+  float scalars[2] = {0.0f, 0.0f};      // the Dag's scalars (ElementwiseContext)
   Platform platform;
 };
 
 // What phase one keeps for the launch.
 struct ElementwiseTiling {
   ElementwiseKey key;
-  float scalar = 0.0f;
+  float scalars[2] = {0.0f, 0.0f};
   int num_inputs = 0;
   int scalar_input = -1;
   ElementwisePlan plan;  // the inputs, then y

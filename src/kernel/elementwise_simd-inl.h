@@ -4,7 +4,7 @@
 // operator's kernel file (see HWY_TARGET_INCLUDE there); the operator supplies only its Dag:
 //
 //   struct MyDag {
-//     template <class D, class V> static HWY_INLINE V Apply(D d, V scalar, V in_0, ...);
+//     template <class D, class V> static HWY_INLINE V Apply(D d, V scalar0, V scalar1, V in_0, ...);
 //   };
 //
 // written once with Highway ops on the tag d: full vectors for the body, one lane for tails.
@@ -91,11 +91,11 @@ struct ElementwiseKernel {
     const DF d;
     const D1 d1;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-    const auto scalar = hn::Set(d, c.scalar);
-    const auto scalar1 = hn::Set(d1, c.scalar);
+    const auto s0 = hn::Set(d, c.scalars[0]), s1 = hn::Set(d, c.scalars[1]);
+    const auto one_s0 = hn::Set(d1, c.scalars[0]), one_s1 = hn::Set(d1, c.scalars[1]);
     int64_t i = 0;
     const auto one = [&](int64_t k) {
-      const auto value = Dag::Apply(d1, scalar1, Input<I, TIn>(d1, ptrs[I], k, repeated[I])...);
+      const auto value = Dag::Apply(d1, one_s0, one_s1, Input<I, TIn>(d1, ptrs[I], k, repeated[I])...);
       NarrowStore<TCompute, TStore, false>(d1, value, out + k * kStore);
     };
     if (kStream) {  // streaming stores need aligned addresses: single elements up to the boundary
@@ -103,7 +103,7 @@ struct ElementwiseKernel {
       for (; i < n && reinterpret_cast<uintptr_t>(out + i * kStore) % alignment != 0; ++i) one(i);
     }
     for (; i + lanes <= n; i += lanes) {
-      const auto value = Dag::Apply(d, scalar, Input<I, TIn>(d, ptrs[I], i, repeated[I])...);
+      const auto value = Dag::Apply(d, s0, s1, Input<I, TIn>(d, ptrs[I], i, repeated[I])...);
       NarrowStore<TCompute, TStore, kStream>(d, value, out + i * kStore);
     }
     for (; i < n; ++i) one(i);
@@ -119,16 +119,16 @@ struct ElementwiseKernel {
     const DF d;
     const D1 d1;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-    const auto scalar = hn::Set(d, c.scalar);
-    const auto scalar1 = hn::Set(d1, c.scalar);
+    const auto s0 = hn::Set(d, c.scalars[0]), s1 = hn::Set(d, c.scalars[1]);
+    const auto one_s0 = hn::Set(d1, c.scalars[0]), one_s1 = hn::Set(d1, c.scalars[1]);
     for (int64_t start = 0; start < n; start += kBlock) {
       const int64_t m = std::min(kBlock, n - start);
       (::aclcpu::kernel::LoadWiden<TIn>(ptrs[I] + start * strides[I], strides[I], m, in[I]), ...);
       int64_t k = 0;
       for (; k + lanes <= m; k += lanes) {
-        hn::Store(Dag::Apply(d, scalar, hn::Load(d, in[I] + k)...), d, result + k);
+        hn::Store(Dag::Apply(d, s0, s1, hn::Load(d, in[I] + k)...), d, result + k);
       }
-      for (; k < m; ++k) hn::StoreU(Dag::Apply(d1, scalar1, hn::LoadU(d1, in[I] + k)...), d1, result + k);
+      for (; k < m; ++k) hn::StoreU(Dag::Apply(d1, one_s0, one_s1, hn::LoadU(d1, in[I] + k)...), d1, result + k);
       ::aclcpu::kernel::NarrowStore<TCompute, TStore>(result, m, ptrs[kInputs] + start * strides[kInputs],
                                                       strides[kInputs]);
     }

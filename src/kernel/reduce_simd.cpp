@@ -40,7 +40,7 @@ void AccumulateColumnsTarget(const float* values, int64_t n, int64_t width, doub
 
 struct IdentityDag {
   template <class D, class V>
-  static HWY_INLINE V Apply(D /*d*/, V /*scalar*/, V value) {
+  static HWY_INLINE V Apply(D /*d*/, V /*unused*/, V /*unused*/, V value) {
     return value;
   }
 };

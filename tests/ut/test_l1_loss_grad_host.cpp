@@ -1,6 +1,6 @@
 // L1LossGrad below the aclnn API: definition, infer shape and dtype, the mean's scale on each route
-// (ops-nn's arch35 tiling unit tests' values among them), the key (the one-value grads, the route's
-// variant), and the kernel run directly against the golden, NaN pairs and equal pairs included.
+// (ops-nn's arch35 tiling unit tests' values among them), the key (the one-value grads), the sign of
+// an unordered pair per route, and the kernel run directly against the golden, NaN and equal pairs included.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -137,7 +137,7 @@ void ExpectKernelMatchesGolden(const Run& r) {
   l1::TilingData tiling;
   std::string why;
   ASSERT_TRUE(l1::ComputeTiling(&input, attributes, &tiling, &why)) << why;
-  EXPECT_EQ(tiling.key.variant, static_cast<uint32_t>(r.route));
+  EXPECT_EQ(tiling.scalars[l1::kUnorderedSign], r.route == l1::KernelRoute::kTbe ? -1.0f : 0.0f);
   EXPECT_EQ(tiling.key.scalar_input, aclcpu::kernel::Numel(r.grads) == 1);
   const char* data[] = {reinterpret_cast<const char*>(inputs[0].data()),
                         reinterpret_cast<const char*>(inputs[1].data()),

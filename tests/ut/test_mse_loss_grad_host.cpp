@@ -117,16 +117,16 @@ TEST(Tiling, CofForEachReduction) {
   mse::TilingData data;
   std::string error;
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "mean"), &data, &error)) << error;
-  EXPECT_EQ(data.scalar, 0.5f);
+  EXPECT_EQ(data.scalars[0], 0.5f);
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "sum"), &data, &error));
-  EXPECT_EQ(data.scalar, 2.0f);
+  EXPECT_EQ(data.scalars[0], 2.0f);
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "none"), &data, &error));
-  EXPECT_EQ(data.scalar, 2.0f);
+  EXPECT_EQ(data.scalars[0], 2.0f);
   // numel is predict's own shape, not the broadcast one; computed in double, then rounded.
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {3}, {7, 3}, {7, 3}, "mean"), &data, &error));
-  EXPECT_EQ(data.scalar, static_cast<float>(2.0 / 3.0));
+  EXPECT_EQ(data.scalars[0], static_cast<float>(2.0 / 3.0));
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {}, {5}, {5}, "mean"), &data, &error));
-  EXPECT_EQ(data.scalar, 2.0f);  // a 0-d predict has one element
+  EXPECT_EQ(data.scalars[0], 2.0f);  // a 0-d predict has one element
 }
 
 // Each kernel's mean coefficient: MseLossGradV2's 1.0f / R * 2.0f, R a float32 running product of
@@ -139,7 +139,7 @@ TEST(Tiling, CofOfEachKernel) {
     mse::TilingData data;
     std::string error;
     EXPECT_TRUE(Tile(input, &data, &error)) << error;
-    return data.scalar;
+    return data.scalars[0];
   };
   using mse::CofRule;
   for (const Shape& shape : {Shape{3, 41}, Shape{7, 11, 13}, Shape{4096, 4095}, Shape{16777215}, Shape{}}) {
@@ -238,8 +238,7 @@ TEST(Tiling, ScheduleModeAndKey) {
   // bits 8-15), BF16 (27, bits 16-23).
   const mse::KernelKey example{ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
   EXPECT_EQ(example.Encode(), 1u + 4u + (2u << 4) + (1u << 8) + (27u << 16));
-  EXPECT_EQ(example.ToString(),
-            "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16 variant=0");
+  EXPECT_EQ(example.ToString(), "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16");
   const mse::KernelKey no_layout{ScheduleMode::kBroadcast,           false,           false,
                                  aclcpu::kernel::kStridedLayout + 1, DType::kFloat32, DType::kFloat32};
   EXPECT_EQ(no_layout.Encode(), aclcpu::kernel::kInvalidTilingKey);

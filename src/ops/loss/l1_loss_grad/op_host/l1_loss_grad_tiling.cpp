@@ -25,14 +25,14 @@ bool ComputeTiling(kernel::ElementwiseOpInput* input, const Attributes& attribut
   input->names = names.operands;
   input->num_inputs = kY;
   input->scalar_input = kScalarInput;
-  input->variant = static_cast<uint32_t>(attributes.route);
   const kernel::Shape& label = input->operands[kLabel].shape;
   if (attributes.reduction == loss::Reduction::kMean && kernel::Numel(label) == 0) {
     *error =
         "L1LossGrad: label cannot be empty when reduction is mean (label shape " + kernel::ShapeToString(label) + ")";
     return false;
   }
-  input->scalar = Scale(attributes, input->operands[kGrads].shape, label, input->operands[kY].shape);
+  input->scalars[kScale] = Scale(attributes, input->operands[kGrads].shape, label, input->operands[kY].shape);
+  input->scalars[kUnorderedSign] = attributes.route == KernelRoute::kTbe ? -1.0f : 0.0f;
   return kernel::PlanElementwiseOp(*input, data, error);
 }
 

@@ -16,6 +16,8 @@ namespace l1_loss_grad {
 enum Operand : int { kGrads = 0, kPredict = 1, kLabel = 2, kY = 3 };
 // The input ops-nn's kernel reads as one value when it has one element (its inputGradsIsScalar).
 constexpr int kScalarInput = kGrads;
+// The Dag's scalars: the mean's scale, and the sign of an unordered pair (the route's).
+enum Scalar : int { kScale = 0, kUnorderedSign = 1 };
 
 // The kernel a call reaches (the aclnn layer's routing decides, op_api). Both compute, in float32,
 // y = sign * (grads * scale) rounded to the dtype; they differ in the scale of mean and in the sign
@@ -49,7 +51,7 @@ float Scale(const Attributes& attributes, const kernel::Shape& grads, const kern
             const kernel::Shape& y);
 
 // *input holds the operands (views, y of the compute dtype), the store dtype and the platform;
-// this sets the rest (names, the scalar input, the scale, the variant) and fills *data, or returns
+// this sets the rest (names, the scalar input, the Dag's scalars) and fills *data, or returns
 // false with *error naming what is wrong (*data then unspecified).
 bool ComputeTiling(kernel::ElementwiseOpInput* input, const Attributes& attributes, TilingData* data,
                    std::string* error);

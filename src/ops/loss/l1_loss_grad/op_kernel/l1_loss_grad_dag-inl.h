@@ -18,24 +18,19 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Inputs in the plan's order: grads, predict, label; the scalar is the mean's scale. The sign of an
-// unordered pair (a NaN in predict or label) is 0 in ops-nn's arch35 Dag (two selects on
-// Compare GT and Compare LT, l1_loss_grad_dag.h) and -1 in the TBE kernel (vcmpsel "gt" 1 : -1,
-// then "ne" keeps it).
-template <bool kUnorderedIsMinusOne>
+// Inputs in the plan's order: grads, predict, label; scalar 0 is the mean's scale, scalar 1 the
+// sign of an unordered pair (a NaN in predict or label): 0 in ops-nn's arch35 Dag (two selects on
+// Compare GT and Compare LT, l1_loss_grad_dag.h), -1 in the TBE kernel (vcmpsel "gt" 1 : -1, then
+// "ne" keeps it).
 struct L1LossGradDag {
   template <class D, class V>
-  static HWY_INLINE V Apply(D d, V scale, V grads, V predict, V label) {
+  static HWY_INLINE V Apply(D d, V scale, V unordered_sign, V grads, V predict, V label) {
     const V scaled = hn::Mul(grads, scale);
-    const V one = hn::Set(d, 1.0f);
-    const V minus_one = hn::Set(d, -1.0f);
-    V sign;
-    if constexpr (kUnorderedIsMinusOne) {
-      sign = hn::IfThenZeroElse(hn::Eq(predict, label), hn::IfThenElse(hn::Gt(predict, label), one, minus_one));
-    } else {
-      sign = hn::IfThenElse(hn::Lt(predict, label), minus_one, hn::IfThenElseZero(hn::Gt(predict, label), one));
-    }
-    return hn::Mul(sign, scaled);
+    const auto greater = hn::Gt(predict, label);
+    const auto less = hn::Lt(predict, label);
+    const auto unordered = hn::Not(hn::Or(hn::Or(greater, less), hn::Eq(predict, label)));
+    const V ordered_sign = hn::IfThenElse(less, hn::Set(d, -1.0f), hn::IfThenElseZero(greater, hn::Set(d, 1.0f)));
+    return hn::Mul(hn::IfThenElse(unordered, unordered_sign, ordered_sign), scaled);
   }
 };
 

@@ -17,18 +17,11 @@ namespace l1_loss_grad {
 namespace HWY_NAMESPACE {
 
 // grads, predict and label share the dtype, which is also the compute dtype.
-template <bool kUnorderedIsMinusOne>
-kernel::InnerLoop DagLoopFor(kernel::DType dtype, kernel::DType store, bool stream, uint32_t layout) {
+kernel::InnerLoop LoopFor(kernel::DType dtype, kernel::DType store, bool stream, uint32_t layout) {
   return kernel::VisitDType(dtype, [store, stream, layout](auto type) {
     using T = decltype(type);
-    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<L1LossGradDag<kUnorderedIsMinusOne>, T, T, T, T>(store, stream,
-                                                                                                      layout);
+    return kernel::HWY_NAMESPACE::ElementwiseLoopFor<L1LossGradDag, T, T, T, T>(store, stream, layout);
   });
-}
-
-kernel::InnerLoop LoopFor(uint32_t variant, kernel::DType dtype, kernel::DType store, bool stream, uint32_t layout) {
-  return variant == static_cast<uint32_t>(KernelRoute::kTbe) ? DagLoopFor<true>(dtype, store, stream, layout)
-                                                             : DagLoopFor<false>(dtype, store, stream, layout);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -43,7 +36,7 @@ namespace l1_loss_grad {
 HWY_EXPORT(LoopFor);
 
 kernel::InnerLoop SelectKernel(const KernelKey& key) {
-  return HWY_DYNAMIC_DISPATCH(LoopFor)(key.variant, key.dtype, key.store_dtype, key.stream_stores, key.layout);
+  return HWY_DYNAMIC_DISPATCH(LoopFor)(key.dtype, key.store_dtype, key.stream_stores, key.layout);
 }
 
 }  // namespace l1_loss_grad

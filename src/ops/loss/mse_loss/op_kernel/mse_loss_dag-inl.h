@@ -19,7 +19,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Inputs in the plan's order: predict, label; no scalar.
 struct MseLossDag {
   template <class D, class V>
-  static HWY_INLINE V Apply(D /*d*/, V /*scalar*/, V predict, V label) {
+  static HWY_INLINE V Apply(D /*d*/, V /*unused*/, V /*unused*/, V predict, V label) {
     const V difference = hn::Sub(predict, label);
     return hn::Mul(difference, difference);
   }

@@ -12,7 +12,7 @@ bool ComputeTiling(kernel::ElementwiseOpInput* input, const Attributes& attribut
   input->names = names.operands;
   input->num_inputs = kY;
   input->scalar_input = kScalarInput;
-  input->scalar = 2.0f;
+  input->scalars[0] = 2.0f;
   if (attributes.reduction == loss::Reduction::kMean) {
     const kernel::Shape& predict = input->operands[kPredict].shape;
     const int64_t numel = kernel::Numel(predict);
@@ -24,9 +24,9 @@ bool ComputeTiling(kernel::ElementwiseOpInput* input, const Attributes& attribut
     if (attributes.cof_rule == CofRule::kFloatProduct) {
       float product = 1.0f;
       for (int64_t dim : predict) product = product * static_cast<float>(dim);
-      input->scalar = 1.0f / product * 2.0f;
+      input->scalars[0] = 1.0f / product * 2.0f;
     } else {
-      input->scalar = static_cast<float>(2.0 / static_cast<double>(numel));
+      input->scalars[0] = static_cast<float>(2.0 / static_cast<double>(numel));
     }
   }
   return kernel::PlanElementwiseOp(*input, data, error);

@@ -17,10 +17,10 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Inputs in the plan's order: predict, label, dout; the scalar is cof.
+// Inputs in the plan's order: predict, label, dout; scalar 0 is cof.
 struct MseLossGradDag {
   template <class D, class V>
-  static HWY_INLINE V Apply(D /*d*/, V cof, V predict, V label, V dout) {
+  static HWY_INLINE V Apply(D /*d*/, V cof, V /*unused*/, V predict, V label, V dout) {
     const V difference = hn::Sub(predict, label);
     const V scaled = hn::Mul(difference, cof);
     return hn::Mul(scaled, dout);
