@@ -278,16 +278,20 @@ py::object MseLossOut(py::handle self, py::handle target, py::handle reduction, 
       ForwardDtype);
 }
 
+// The backward APIs' out: the broadcast of gradOutput, self and target (self's shape when they do
+// not broadcast, for the C API to refuse).
+Dims BackwardBroadcast(Operands ops) {
+  Dims shape;
+  if (!BroadcastShape({&ops[0].shape(), &ops[1].shape(), &ops[2].shape()}, &shape)) return ops[1].shape();
+  return shape;
+}
+
 py::object MseLossBackward(py::handle grad_output, py::handle self, py::handle target, py::handle reduction,
                            py::handle out, py::handle dtype) {
   static const aclcpu::ApiOp& api = Api("aclnnMseLossBackward");
   return Call(
       api, {{"grad_output", grad_output}, {"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
-      [](Operands ops, int64_t) {
-        Dims shape;
-        if (!BroadcastShape({&ops[0].shape(), &ops[1].shape(), &ops[2].shape()}, &shape)) return ops[1].shape();
-        return shape;
-      },
+      [](Operands ops, int64_t) { return BackwardBroadcast(ops); },
       [](Operands ops) { return IsFloatType(ops[1].dtype()) ? ops[1].dtype() : ACL_FLOAT; });
 }
 
@@ -296,11 +300,7 @@ py::object L1LossBackward(py::handle grad_output, py::handle self, py::handle ta
   static const aclcpu::ApiOp& api = Api("aclnnL1LossBackward");
   return Call(
       api, {{"grad_output", grad_output}, {"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
-      [](Operands ops, int64_t) {
-        Dims shape;
-        if (!BroadcastShape({&ops[0].shape(), &ops[1].shape(), &ops[2].shape()}, &shape)) return ops[1].shape();
-        return shape;
-      },
+      [](Operands ops, int64_t) { return BackwardBroadcast(ops); },
       [](Operands ops) {  // the promotion of the three: one float dtype stays, any mix is FLOAT
         const aclDataType a = ops[0].dtype();
         return a == ops[1].dtype() && a == ops[2].dtype() && IsFloatType(a) ? a : ACL_FLOAT;
