@@ -748,6 +748,34 @@ TEST_F(L1LossBackwardAliasing, FloatGradInputOverHalfInput) {
   aclrtFree(memory);
 }
 
+// A one-element FLOAT16 gradOutput inside a FLOAT gradInput: cast in the workspace (and so read)
+// before anything is written; and a FLOAT16 self expanded by zero strides, cast element by element.
+TEST_F(L1LossBackwardAliasing, CastInputsInsideAndBesideGradInput) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 4 * 300, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  {
+    DeviceTensor grad(ACL_FLOAT16, {}, {}, 10, {600}, memory);
+    DeviceTensor out(ACL_FLOAT, {300}, {1}, 0, {300}, memory);
+    DeviceTensor self(ACL_FLOAT, {300}, Layout::kContiguous), target(ACL_FLOAT, {300}, Layout::kContiguous);
+    Fill(out, 19);
+    Fill(self, 20, Values::kTies);
+    Fill(target, 21, Values::kTies);
+    RunAndCheck(grad, self, target, out, 1, true);
+  }
+  aclrtFree(memory);
+  ASSERT_EQ(aclrtMalloc(&memory, 2 * 50, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  {
+    DeviceTensor expanded(ACL_FLOAT16, {4, 50}, {0, 1}, 0, {50}, memory);  // one row read four times
+    DeviceTensor grad(ACL_FLOAT, {4, 50}, Layout::kContiguous), target(ACL_FLOAT, {50}, Layout::kContiguous);
+    DeviceTensor out(ACL_FLOAT, {4, 50}, Layout::kContiguous);
+    Fill(expanded, 22, Values::kTies);
+    Fill(grad, 23);
+    Fill(target, 24, Values::kTies);
+    RunAndCheck(grad, expanded, target, out, 2, true);
+  }
+  aclrtFree(memory);
+}
+
 TEST_F(L1LossBackwardAliasing, ScalarGradOutputInsideGradInput) {
   // A one-element gradOutput that gradInput overwrites: read once, before anything is written.
   void* memory = nullptr;
@@ -864,6 +892,10 @@ TEST_F(L1LossBackwardValidation, FloatResultIntoAnIntegerGradInput) {  // UT 15
   auto g = Make({4}, ACL_FLOAT16), s = Make({4}, ACL_BF16), t = Make({4}, ACL_FLOAT16), o = Make({4}, ACL_INT32);
   EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 1, o->get()), ACLNN_ERR_PARAM_INVALID);
   ExpectMessageHas("the result dtype FLOAT cannot be cast to gradInput dtype INT32");  // FLOAT16 + BF16: FLOAT
+  // ops-nn casts into DOUBLE (CanCast holds); the engine stores no DOUBLE: refused, and said so.
+  auto d = Make({4}, ACL_DOUBLE);
+  EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 1, d->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("the result dtype FLOAT is not stored by aclnn-cpu as gradInput dtype DOUBLE");
 }
 
 TEST_F(L1LossBackwardValidation, MoreThanEightDims) {  // UT 22
@@ -961,7 +993,9 @@ TEST_F(L1LossBackwardValidation, EmptyTensorsSucceedAndWriteNothing) {  // UT 05
   }
 }
 
-TEST_F(L1LossBackwardValidation, NoFormatIsRefused) {  // UT 02; ops-nn only warns of FRACTAL_NZ
+// UT 02: the plain layouts compute as ND. ops-nn only warns of FRACTAL_NZ; here a private NPU layout
+// is refused, as for every operator (its bytes are not its view's elements).
+TEST_F(L1LossBackwardValidation, PlainFormatsComputePrivateOnesAreRefused) {
   DeviceTensor g(ACL_FLOAT16, {1, 3, 2}, Layout::kContiguous), s(ACL_FLOAT16, {2, 3, 2}, Layout::kContiguous),
       t(ACL_FLOAT16, {3, 2}, Layout::kContiguous), o(ACL_FLOAT16, {2, 3, 2}, Layout::kContiguous);
   s.SetFormat(ACL_FORMAT_NCHW);
@@ -972,10 +1006,13 @@ TEST_F(L1LossBackwardValidation, NoFormatIsRefused) {  // UT 02; ops-nn only war
   s.Write(MakeBits(ACL_FLOAT16, s.numel(), Values::kTies, rng));
   t.Write(MakeBits(ACL_FLOAT16, t.numel(), Values::kTies, rng));
   CheckAgainstGolden(g, s, t, 1, o);
-  for (aclFormat format : {ACL_FORMAT_NHWC, ACL_FORMAT_NCDHW, ACL_FORMAT_NCL, ACL_FORMAT_FRACTAL_NZ}) {
+  for (aclFormat format : {ACL_FORMAT_NHWC, ACL_FORMAT_NCDHW, ACL_FORMAT_NCL}) {
     g.SetFormat(format);
     EXPECT_EQ(PhaseOne(g.get(), s.get(), t.get(), 1, o.get()), ACLNN_SUCCESS) << format << " " << message_;
   }
+  g.SetFormat(ACL_FORMAT_FRACTAL_NZ);
+  EXPECT_EQ(PhaseOne(g.get(), s.get(), t.get(), 1, o.get()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(message_.find("format"), std::string::npos) << message_;
 }
 
 // What differs by SoC (ACLNN_CPU_SOC_NAME; CTest runs this suite under Ascend950PR_9599 and

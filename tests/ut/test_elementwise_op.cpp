@@ -67,6 +67,21 @@ TEST(ElementwiseOp, PlansAnOperatorOfTwoInputs) {
   EXPECT_EQ(tiling.key.ToString(), "schMode=0 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT storeDtype=FLOAT");
 }
 
+// A store that casts y to another dtype runs the strided loop, without streaming stores: the only
+// variant ElementwiseLoopFor instantiates for it, and the key says so.
+TEST(ElementwiseOp, AStoreCastRunsTheStridedLoop) {
+  kernel::ElementwiseTiling tiling;
+  std::string error;
+  kernel::ElementwiseOpInput input = Input({4, 8}, {4, 8}, {4, 8});
+  input.store_dtype = DType::kFloat16;
+  ASSERT_TRUE(kernel::PlanElementwiseOp(input, &tiling, &error)) << error;
+  EXPECT_EQ(tiling.key.layout, kernel::kStridedLayout);
+  EXPECT_FALSE(tiling.key.stream_stores);
+  input.store_dtype = DType::kFloat32;
+  ASSERT_TRUE(kernel::PlanElementwiseOp(input, &tiling, &error)) << error;
+  EXPECT_EQ(tiling.key.layout, 0u);
+}
+
 TEST(ElementwiseOp, MessagesNameTheOperatorAndItsOperands) {
   kernel::ElementwiseTiling tiling;
   std::string error;

@@ -45,8 +45,8 @@ bool KernelRun(const Case& /*c*/, int64_t attribute, const std::vector<TensorBuf
 
 // gradInput: the broadcast shape, in the inputs' promoted dtype.
 void ApiOut(const std::vector<TensorSpec>& inputs, int64_t /*reduction*/, std::vector<int64_t>* shape, Dtype* dtype) {
-  const auto promote = [](Dtype a, Dtype b) { return a == b ? a : Dtype::kFloat32; };
-  *dtype = promote(promote(inputs[kGrad].dtype, inputs[kSelf].dtype), inputs[kTarget].dtype);
+  using aclcpu::kernel::PromoteTypes;
+  *dtype = PromoteTypes(PromoteTypes(inputs[kGrad].dtype, inputs[kSelf].dtype), inputs[kTarget].dtype);
   *shape = inputs[kSelf].shape;  // when the shapes do not broadcast: for the API to reject
   golden::BroadcastShape({inputs[kGrad].shape, inputs[kSelf].shape, inputs[kTarget].shape}, shape);
 }

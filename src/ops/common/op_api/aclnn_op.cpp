@@ -97,18 +97,24 @@ kernel::DType PhaseOne::dtype(int param) const {
   return dtype;
 }
 
-aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& allowed) const {
-  auto on_soc = [&](kernel::DType d) { return d != kernel::DType::kBFloat16 || soc_->bf16; };
-  kernel::DType dtype;
-  if (kernel::DTypeFromAcl(tensor(param).dtype, &dtype) &&
-      std::find(allowed.begin(), allowed.end(), dtype) != allowed.end() && on_soc(dtype)) {
-    return ACLNN_SUCCESS;
-  }
+bool PhaseOne::Computes(kernel::DType dtype, const std::vector<kernel::DType>& allowed) const {
+  return std::find(allowed.begin(), allowed.end(), dtype) != allowed.end() &&
+         (dtype != kernel::DType::kBFloat16 || soc_->bf16);
+}
+
+std::string PhaseOne::ComputedList(const std::vector<kernel::DType>& allowed) const {
   std::vector<kernel::DType> expected;
-  std::copy_if(allowed.begin(), allowed.end(), std::back_inserter(expected), on_soc);
+  std::copy_if(allowed.begin(), allowed.end(), std::back_inserter(expected),
+               [&](kernel::DType d) { return Computes(d, allowed); });
+  return ExpectedList(expected);
+}
+
+aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& allowed) const {
+  kernel::DType dtype;
+  if (kernel::DTypeFromAcl(tensor(param).dtype, &dtype) && Computes(dtype, allowed)) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
                                            " is not one the operator computes on " + soc_->name + "; expected " +
-                                           ExpectedList(expected));
+                                           ComputedList(allowed));
 }
 
 aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, const std::vector<kernel::DType>& allowed,
@@ -123,27 +129,28 @@ aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, const st
     *promoted = first ? dtype : kernel::PromoteTypes(*promoted, dtype);
     first = false;
   }
-  const auto on_soc = [&](kernel::DType d) { return d != kernel::DType::kBFloat16 || soc_->bf16; };
-  if (std::find(allowed.begin(), allowed.end(), *promoted) != allowed.end() && on_soc(*promoted)) {
-    return ACLNN_SUCCESS;
-  }
+  if (Computes(*promoted, allowed)) return ACLNN_SUCCESS;
   std::string names;
   for (int param : params) {
     names += std::string(names.empty() ? "" : ", ") + name(param) + " " + DataTypeName(tensor(param).dtype);
   }
-  std::vector<kernel::DType> expected;
-  std::copy_if(allowed.begin(), allowed.end(), std::back_inserter(expected), on_soc);
   return Fail(ACLNN_ERR_PARAM_INVALID, "the promoted dtype " + std::string(kernel::DTypeName(*promoted)) + " of " +
                                            names + " is not one the operator computes on " + soc_->name +
-                                           "; expected " + ExpectedList(expected));
+                                           "; expected " + ComputedList(allowed));
 }
 
 aclnnStatus PhaseOne::CheckCastTo(kernel::DType result, int out) const {
-  kernel::DType dtype;
-  if (kernel::DTypeFromAcl(tensor(out).dtype, &dtype)) return ACLNN_SUCCESS;
-  return Fail(ACLNN_ERR_PARAM_INVALID, std::string("the result dtype ") + kernel::DTypeName(result) +
-                                           " cannot be cast to " + name(out) + " dtype " +
-                                           DataTypeName(tensor(out).dtype) + "; expected FLOAT, FLOAT16 or BF16");
+  const aclDataType dtype = tensor(out).dtype;
+  kernel::DType stored;
+  if (kernel::DTypeFromAcl(dtype, &stored)) return ACLNN_SUCCESS;
+  // ops-nn's CanCast: a floating result never goes into an integral or bool tensor.
+  const bool integral = dtype == ACL_BOOL || dtype == ACL_INT8 || dtype == ACL_UINT8 || dtype == ACL_INT16 ||
+                        dtype == ACL_UINT16 || dtype == ACL_INT32 || dtype == ACL_UINT32 || dtype == ACL_INT64 ||
+                        dtype == ACL_UINT64;
+  const std::string what = std::string("the result dtype ") + kernel::DTypeName(result) +
+                           (integral ? " cannot be cast to " : " is not stored by aclnn-cpu as ") + name(out) +
+                           " dtype " + DataTypeName(dtype);
+  return Fail(ACLNN_ERR_PARAM_INVALID, what + "; expected FLOAT, FLOAT16 or BF16");
 }
 
 aclnnStatus PhaseOne::CheckSameDtype(int param, int reference) const {

@@ -113,8 +113,9 @@ class PhaseOne {
   // of a dtype the engine has no kernels for, and for a promotion outside the list.
   aclnnStatus CheckPromotion(std::initializer_list<int> params, const std::vector<kernel::DType>& allowed,
                              kernel::DType* promoted) const;
-  // The result, of dtype `result`, can be cast to out's dtype: out is a floating dtype the engine
-  // stores (ops-nn's CanCast refuses a floating result into an integral or bool out); else 161002.
+  // The result, of dtype `result`, can be cast to out's dtype: out is FLOAT, FLOAT16 or BF16; else
+  // 161002 -- as ops-nn's CanCast for an integral or bool out, and for DOUBLE or a complex out,
+  // which ops-nn casts to and the engine does not store (README "Exact semantics").
   aclnnStatus CheckCastTo(kernel::DType result, int out) const;
   // 161002 "<name> dtype X differs from <reference> dtype Y".
   aclnnStatus CheckSameDtype(int param, int reference) const;
@@ -175,6 +176,11 @@ class PhaseOne {
  private:
   // A contiguous copy of input param in the workspace, planned; *view becomes the copy's.
   StagedInput StageInput(int param, kernel::TensorView* view) { return StageCast(param, view, view->dtype); }
+
+  // Whether the SoC's aclnn layer computes dtype, one of allowed (BF16 only where it has it); the
+  // list of those for messages.
+  bool Computes(kernel::DType dtype, const std::vector<kernel::DType>& allowed) const;
+  std::string ComputedList(const std::vector<kernel::DType>& allowed) const;
 
   const char* api_;
   const SocProfile* soc_ = nullptr;

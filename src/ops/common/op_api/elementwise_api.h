@@ -1,6 +1,7 @@
 // What an elementwise operator's aclnn API does after its own checks, written once: its tensors
-// viewed as the tiling sees them (in the definition's order), inputs that share bytes with out
-// staged, the operator's tiling, one log line, and the executor whose launch runs the kernel
+// viewed as the tiling sees them (in the definition's order), inputs of another dtype than the
+// compute dtype cast and inputs that share bytes with out staged (each a copy in the workspace),
+// the operator's tiling, one log line, and the executor whose launch runs the kernel
 // (kernel/elementwise_op.h).
 #ifndef ACLNN_CPU_OPS_COMMON_OP_API_ELEMENTWISE_API_H_
 #define ACLNN_CPU_OPS_COMMON_OP_API_ELEMENTWISE_API_H_
@@ -20,7 +21,8 @@ struct ElementwiseLaunch {
   int inputs[kernel::kMaxInputs] = {};  // the API's parameters in the definition's input order (the Dag's)
   int out = 0;                          // the API's output parameter
   // The input (index into inputs) ops-nn's kernel reads as one value when it has one element: read
-  // once, before out is written, so never staged; -1 for none. The tiling sets the same one.
+  // once, before out is written, so never staged for aliasing (only cast, when its dtype is not the
+  // compute dtype); -1 for none. The tiling sets the same one.
   int scalar_input = -1;
   kernel::DType compute = kernel::DType::kFloat32;  // y's dtype (infer dtype); out's is the store dtype
   // The inner loop of a key's variant on this CPU: the operator's kernel (resolved once, here).
@@ -32,8 +34,9 @@ struct ElementwiseLaunch {
 
 // The operator's tiling input: its parameters viewed at phase one's addresses, y of the compute
 // dtype, the store dtype and the platform (what is the operator's own -- names, scalar input,
-// scalar -- its tiling sets). Inputs that share bytes with out other than element for element are
-// given contiguous copies, which their views then name.
+// scalars -- its tiling sets). An input of another dtype is given a contiguous copy cast to the
+// compute dtype (exact for the widening a promotion makes); of the others, those sharing bytes with
+// out other than element for element are given contiguous copies. Their views then name the copies.
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
                                          kernel::ElementwiseOpInput* input);
 

@@ -1,6 +1,6 @@
 // aclnnL1LossBackward (ops-nn loss/l1_loss_grad/op_api/aclnn_l1_loss_backward.cpp): the shared
 // aclnn checks (ops/common/op_api) in ops-nn's order -- nulls, reduction, the inputs' promoted
-// dtype and its cast to gradInput, ranks, broadcasting, gradInput's shape -- then the kernel the SoC
+// dtype and its cast to gradInput, ranks, broadcasting, gradInput's shape, formats -- then the kernel the SoC
 // reaches and the elementwise operators' shared phase one (elementwise_api.h). The aclnn layer's
 // steps (Contiguous, BroadcastTo, Cast to the promoted dtype, the kernel, Cast to gradInput's
 // dtype, ViewCopy) are one kernel pass with the same results: an input of another dtype than the
@@ -50,7 +50,9 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   kernel::Shape broadcast;
   if (aclnnStatus status = call.Broadcast({kGradOutput, kSelf, kTarget}, &broadcast)) return status;
   if (aclnnStatus status = call.CheckShape(kGradInput, broadcast, "the broadcast shape")) return status;
-  // No format is refused: ops-nn only warns of FRACTAL_NZ; every layout is read through its view.
+  // ops-nn only warns of FRACTAL_NZ and computes on its bytes; here a private NPU layout is refused
+  // as for every operator (README "Deliberate differences"): its bytes are not its view's elements.
+  if (aclnnStatus status = call.CheckFormats()) return status;
   if (aclnnStatus status = call.CheckMemory()) return status;
   if (call.Empty(kGradOutput) || call.Empty(kSelf) || call.Empty(kTarget)) {
     return call.FinishEmpty(workspace_size, executor);  // nothing to compute, for every reduction

@@ -26,10 +26,9 @@ struct L1LossGradDag {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V scale, V unordered_sign, V grads, V predict, V label) {
     const V scaled = hn::Mul(grads, scale);
-    const auto greater = hn::Gt(predict, label);
-    const auto less = hn::Lt(predict, label);
-    const auto unordered = hn::Not(hn::Or(hn::Or(greater, less), hn::Eq(predict, label)));
-    const V ordered_sign = hn::IfThenElse(less, hn::Set(d, -1.0f), hn::IfThenElseZero(greater, hn::Set(d, 1.0f)));
+    const auto unordered = hn::Or(hn::IsNaN(predict), hn::IsNaN(label));
+    const V ordered_sign = hn::IfThenElse(hn::Lt(predict, label), hn::Set(d, -1.0f),
+                                          hn::IfThenElseZero(hn::Gt(predict, label), hn::Set(d, 1.0f)));
     return hn::Mul(hn::IfThenElse(unordered, unordered_sign, ordered_sign), scaled);
   }
 };
