@@ -497,7 +497,7 @@ void JudgeMemory(const char* name, const Spec& s, const Input& input, Verdict* v
 
 // The model of the backward APIs' phase one. aclnnMseLossBackward: one dtype of the three inputs,
 // plain formats. aclnnL1LossBackward (promotes): any float dtypes, promoted (a mix is FLOAT), out
-// any float dtype, no format refused.
+// any float dtype, plain formats, out's rank checked too.
 Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor,
                       const Input& input, bool promotes) {
   Verdict v;
@@ -533,7 +533,7 @@ Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size,
   for (int i = 0; i < (promotes ? 4 : 3); ++i) {
     if (slots[i].spec.dims.size() > 8) v.Invalid(std::string(kNames[i]) + " rank");
   }
-  for (int i = 0; i < 4 && !promotes; ++i) {
+  for (int i = 0; i < 4; ++i) {
     if (!PlainFormat(slots[i].spec.format)) v.Invalid(std::string(kNames[i]) + " format");
   }
   std::vector<int64_t> broadcast;
