@@ -36,20 +36,24 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   // An input of another dtype than the compute dtype is cast to it in the workspace (the operator
   // promoted its inputs' dtypes). Of the others, those out overlaps are staged; a one-value input is
   // read before out is written (RunElementwiseOp): never.
-  std::vector<StagedInput> casts;
+  int cast_inputs[kernel::kMaxInputs];
+  int casts = 0;
   int aliased_params[kernel::kMaxInputs];
   kernel::TensorView* aliased_views[kernel::kMaxInputs];
   int aliased = 0;
   for (int i = 0; i < count; ++i) {
     if (input->operands[i].dtype != launch.compute) {
-      casts.push_back(call.StageCast(launch.inputs[i], &input->operands[i], launch.compute));
+      cast_inputs[casts++] = i;
     } else if (i != launch.scalar_input || call.numel(launch.inputs[i]) != 1) {
       aliased_params[aliased] = launch.inputs[i];
       aliased_views[aliased++] = &input->operands[i];
     }
   }
   std::vector<StagedInput> staged = call.StageAliasedInputs(aliased_params, aliased_views, aliased, launch.out);
-  staged.insert(staged.end(), casts.begin(), casts.end());
+  for (int c = 0; c < casts; ++c) {
+    const int i = cast_inputs[c];
+    staged.push_back(call.StageCast(launch.inputs[i], &input->operands[i], launch.compute));
+  }
   return staged;
 }
 
