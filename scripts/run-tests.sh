@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, then build and run the whole test suite with CTest:
-#   1. the release build (warnings are errors under CI=true), every test, the Python module's too;
+#   1. the release build (warnings are errors under CI=true), every test, the Python module's too
+#      on Debian's Python stack; then the wheel (pip install .) on PyPI's, with the Python suite;
 #   2. on an x86-64 host, the release build cross-compiled for aarch64 (cmake/aarch64-linux-gnu.cmake),
 #      every test run under qemu-aarch64 once per emulated CPU: cortex-a57 (NEON only, like Kunpeng
 #      920), a64fx (512-bit SVE) and max (SVE2), each checking that its best SIMD target is the one
@@ -10,7 +11,7 @@
 #   4. a ThreadSanitizer build (clang), every test.
 # (Steps 2-4 leave the Python module out: no aarch64 interpreter to build for, and a Python process
 # would need the sanitizer runtimes preloaded.)
-# SANITIZERS=0 leaves out steps 3 and 4, AARCH64=0 step 2.
+# SANITIZERS=0 leaves out steps 3 and 4, AARCH64=0 step 2, PYPI_STACK=0 the wheel on PyPI's stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -32,6 +33,18 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DACLNN_CPU_WERROR="$werror" -DAC
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 took "release (x86-64)"
+
+# The Python package as pip users have it: `pip install .` (pyproject.toml) into a virtual environment
+# with PyPI's torch 2.13 (CPU) and numpy 2 (python/requirements-pypi.txt), and the whole Python suite
+# run on the installed wheel from outside the source tree. PYPI_STACK=0 leaves it out.
+if [ "${PYPI_STACK:-1}" != "0" ]; then
+  venv=$PWD/build-venv
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"  # pyenv's Python 3.11, first on PATH
+  "$venv/bin/pip" install -q --disable-pip-version-check -r python/requirements-pypi.txt
+  "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps .
+  (cd "$venv" && bin/python -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")
+  took "Python: the wheel on PyPI's stack (torch 2.13, numpy 2)"
+fi
 
 if [ "${AARCH64:-1}" != "0" ] && [ "$(uname -m)" = x86_64 ]; then
   dir=build-aarch64

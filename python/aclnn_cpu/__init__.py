@@ -12,7 +12,8 @@ import os
 # would print each one a second time, so it is off here unless the caller chose a level.
 os.environ.setdefault("ASCEND_GLOBAL_LOG_LEVEL", "4")
 
-from ._core import l1_loss_backward, mse_loss, mse_loss_backward, mse_loss_out, soc_name
+from ._core import __version__, l1_loss_backward, mse_loss, mse_loss_backward, mse_loss_out, soc_name
 from ._errors import AclnnError
 
-__all__ = ["AclnnError", "l1_loss_backward", "mse_loss", "mse_loss_backward", "mse_loss_out", "soc_name"]
+__all__ = ["AclnnError", "__version__", "l1_loss_backward", "mse_loss", "mse_loss_backward", "mse_loss_out",
+           "soc_name"]

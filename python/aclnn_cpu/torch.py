@@ -95,7 +95,8 @@ def enable():
             return
         library = torch.library.Library("aten", "IMPL")
         with warnings.catch_warnings():  # overriding CPU's kernels is the point: no warning for it
-            warnings.filterwarnings("ignore", message="Overriding a previously registered kernel")
+            # (torch 2.x prefixes the message with "Warning only once for all operators, ...")
+            warnings.filterwarnings("ignore", message="(?s).*Overriding a previously registered kernel")
             library.impl("mse_loss", _aten_mse_loss, "CPU")
             library.impl("mse_loss_backward", _aten_mse_loss_backward, "CPU")
         _library = library

@@ -313,6 +313,7 @@ py::object L1LossBackward(py::handle grad_output, py::handle self, py::handle ta
 PYBIND11_MODULE(_core, m) {
   using namespace aclnn_py;
   m.doc() = "aclnn_cpu's compiled part: the operators through the public aclnn C API.";
+  m.attr("__version__") = ACLNN_CPU_VERSION;  // CMakeLists.txt's project VERSION, as the wheel's
   // The runtime and device 0, as a CANN program sets them up; already set up by the process is fine.
   // (ACLNN_CPU_SOC_NAME chooses the SoC whose kernels the operators follow; an unknown name makes
   // aclInit fail, and the import with it, naming the known ones.)

@@ -56,14 +56,29 @@ def test_broadcast_inputs_reduce_their_gradients_as_torch_does():
     torch.testing.assert_close(gy, y.grad, rtol=1e-6, atol=1e-7)
 
 
-def test_stock_torch_cannot_and_the_routed_one_can_run_bfloat16_and_float16():
-    x = torch.randn(8, 4, dtype=torch.bfloat16, requires_grad=True)
-    y = torch.randn(8, 4, dtype=torch.bfloat16)
-    with pytest.raises(RuntimeError, match="not implemented for 'BFloat16'"):
-        F.mse_loss(x, y)
-    h = torch.randn(5, dtype=torch.float16, requires_grad=True)
-    with pytest.raises(RuntimeError, match="not implemented for 'Half'"):
-        F.mse_loss(h, torch.zeros(5, dtype=torch.float16)).backward()
+TORCH_1 = torch.__version__.startswith("1.")
+
+
+def test_routed_bfloat16_and_float16_are_the_npus_and_leaving_restores_torchs():
+    # Stock torch 1.13 has no CPU kernel for these dtypes; torch 2.x has, with other bits than the
+    # NPU's for these inputs (its own order of the sum).
+    rng = np.random.default_rng(9)  # inputs whose losses torch 2.13 rounds otherwise than the NPU
+    x = torch.from_numpy(rng.standard_normal((8, 4), np.float32)).bfloat16().requires_grad_()
+    y = torch.from_numpy(rng.standard_normal((8, 4), np.float32)).bfloat16()
+    h = torch.from_numpy(rng.standard_normal(64, np.float32)).half().requires_grad_()
+    zeros = torch.zeros(64, dtype=torch.float16)
+
+    def stock():
+        """torch's own bfloat16 mean and float16 sum losses (2.x), after checking 1.13 has none."""
+        if TORCH_1:
+            with pytest.raises(RuntimeError, match="not implemented for 'BFloat16'"):
+                F.mse_loss(x, y)
+            with pytest.raises(RuntimeError, match="not implemented for 'Half'"):
+                F.mse_loss(h, zeros, reduction="sum").backward()
+            return None
+        return F.mse_loss(x, y).detach(), F.mse_loss(h, zeros, reduction="sum").detach()
+
+    before = stock()
     with at.npu_numerics():
         assert at.enabled()
         loss = F.mse_loss(x, y)  # an unmodified call
@@ -71,12 +86,15 @@ def test_stock_torch_cannot_and_the_routed_one_can_run_bfloat16_and_float16():
         assert ref.same_bits(bits(loss), bits(aclnn_cpu.mse_loss(x, y)))
         expected = ref.mse_loss_backward(bits(torch.ones((), dtype=torch.bfloat16)), bits(x), bits(y), 1, "bfloat16")
         assert ref.same_bits(bits(x.grad), expected)
-        hl = torch.nn.MSELoss(reduction="sum")(h, torch.zeros(5, dtype=torch.float16))
+        hl = torch.nn.MSELoss(reduction="sum")(h, zeros)
         hl.backward()
         assert h.grad.dtype == torch.float16
+        assert ref.same_bits(bits(hl), bits(aclnn_cpu.mse_loss(h, zeros, "sum")))
     assert not at.enabled()
-    with pytest.raises(RuntimeError, match="not implemented for 'BFloat16'"):
-        F.mse_loss(x, y)  # torch's kernels again
+    after = stock()  # torch's kernels again
+    if not TORCH_1:
+        assert not torch.equal(before[0], loss) and not torch.equal(before[1], hl)  # so the next check tells
+        assert torch.equal(after[0], before[0]) and torch.equal(after[1], before[1])
 
 
 def test_float32_routed_and_restored_exactly():
