@@ -108,7 +108,10 @@ class Operand {
   void Load(py::handle obj, bool output, bool bf16_bits);
   void FromBuffer(py::handle obj, bool output, bool bf16_bits);
   void FromTorch(py::handle obj, bool output);
-  void FromDlpack(py::object capsule);
+  void FromTorchAccessors(py::handle obj, bool output);
+  aclDataType TorchDtype(const py::object& dtype) const;
+  // only_cpu: a capsule of another device is released, leaving managed_ null, instead of refused.
+  void FromDlpack(py::object capsule, bool only_cpu = false);
   void Finish();
   void Release();  // what Load took: the buffer, the DLPack tensor
 
