@@ -4,11 +4,20 @@
 aclnnMseLoss and whose backward is aclnnMseLossBackward. ``enable()`` / ``disable()`` and the context
 manager ``npu_numerics()`` route PyTorch's own ``aten::mse_loss`` and ``aten::mse_loss_backward`` on
 CPU tensors of float32, float16 and bfloat16 to those operators, so that an unmodified script
-(``nn.MSELoss``, ``F.mse_loss(...).backward()``) gets the NPU's numbers -- and runs in bfloat16 and
-float16, which stock PyTorch 1.13 cannot do on a CPU. Other dtypes keep PyTorch's kernels.
+(``nn.MSELoss``, ``F.mse_loss(...).backward()``) gets the NPU's numbers -- in bfloat16 and float16
+too. Other dtypes keep PyTorch's kernels.
+
+The routing is a CPU kernel registered for the two aten operators (torch.library), on torch 1.13 and
+2.x alike. ``torch.compile`` (torch 2.x): its "eager" and "aot_eager" backends keep the two operators
+as calls through the dispatcher, so a compiled model reaches our kernels while the routing is on and
+PyTorch's while it is off. Inductor, the default backend, would decompose them into its own
+arithmetic (torch/_decomp/decompositions.py, gathered in torch/_inductor/decomposition.py): the first
+``enable()`` takes them out of inductor's table, so it calls the operators too, whatever the routing
+was when the model was compiled.
 """
 
 import contextlib
+import sys
 import threading
 import warnings
 
@@ -66,9 +75,22 @@ def _ours(*tensors):
     return dtype in _DTYPES and all(t.dtype == dtype and t.device.type == "cpu" for t in tensors)
 
 
+def _like_aten(result, self, target, reduction):
+    """Our result with the strides aten's own kernel would give it. A "none" result of inputs that
+    are not contiguous follows their layout in aten (TensorIterator), and inductor checks a called
+    operator's result against that (assert_size_stride in the code it generates)."""
+    if reduction != 0 or (self.is_contiguous() and target.is_contiguous()):
+        return result
+    promised = torch.ops.aten.mse_loss(self.to("meta"), target.to("meta"), 0)
+    if promised.stride() == result.stride():
+        return result
+    return torch.empty_strided(promised.shape, promised.stride(), dtype=result.dtype).copy_(result)
+
+
 def _aten_mse_loss(self, target, reduction=1):  # (torch leaves out an argument at its default)
     if _ours(self, target):
-        return _core.mse_loss(self, target, reduction)
+        torch.get_num_threads()  # applies torch.set_num_threads to this thread's OpenMP, as torch's ops do
+        return _like_aten(_core.mse_loss(self, target, reduction), self, target, reduction)
     # PyTorch's own kernel, through the out= overload we leave alone (it resizes out).
     out = self.new_empty((0,), dtype=torch.result_type(self, target))
     return torch.ops.aten.mse_loss.out(self, target, reduction, out=out)
@@ -76,9 +98,54 @@ def _aten_mse_loss(self, target, reduction=1):  # (torch leaves out an argument 
 
 def _aten_mse_loss_backward(grad_output, self, target, reduction):
     if _ours(grad_output, self, target):
+        torch.get_num_threads()
         return _core.mse_loss_backward(grad_output, self, target, reduction)
     grad_input = self.new_empty((0,))
     return torch.ops.aten.mse_loss_backward.grad_input(grad_output, self, target, reduction, grad_input=grad_input)
+
+
+# ---- torch.compile: inductor calls the two operators instead of decomposing them ----------------
+
+_CACHE_TAG = "aclnn_cpu-mse-loss-called"
+_inductor_keeps_calls = False
+
+
+def _keep_calls_in_inductor():
+    """Takes the two operators out of inductor's decompositions; it then calls them through the
+    dispatcher (config.implicit_fallbacks), reaching whichever CPU kernel is registered at run time.
+    Called under _lock by enable(); torch 1.13 has no inductor."""
+    global _inductor_keeps_calls
+    if not hasattr(torch, "compile"):
+        return
+    loaded_before = "torch._inductor.decomposition" in sys.modules
+    from torch._inductor import decomposition
+
+    aten = torch.ops.aten
+    ops = (aten.mse_loss.default, aten.mse_loss.out, aten.mse_loss_backward.default, aten.mse_loss_backward.grad_input)
+    # select_decomp_table() returns `decompositions` or a cached copy of it with the random ops'
+    # decompositions (fast_random_decomps): both lose them.
+    tables = [decomposition.decompositions]
+    if hasattr(decomposition, "fast_random_decomps"):
+        tables.append(decomposition.fast_random_decomps())
+    for table in tables:
+        for op in ops:
+            table.pop(op, None)
+    still = [str(op) for op in ops if op in decomposition.select_decomp_table()]
+    if still:
+        raise RuntimeError(f"aclnn_cpu.torch: this torch's inductor still decomposes {', '.join(still)}, so a model "
+                           "compiled with torch.compile would compute PyTorch's numbers; call "
+                           "aclnn_cpu.torch.mse_loss, or compile with backend='aot_eager', or run uncompiled")
+    if _inductor_keeps_calls:
+        return
+    # AOTAutograd's disk cache keys a graph before its decomposition, without the table: a graph
+    # another process compiled and decomposed would be reused. A tag in every cache key
+    # (torch.compiler.config.cache_key_tag, "to break caches") keeps the two kinds apart.
+    config = getattr(torch.compiler, "config", None)
+    if config is not None and hasattr(config, "cache_key_tag") and _CACHE_TAG not in config.cache_key_tag:
+        config.cache_key_tag = f"{config.cache_key_tag}+{_CACHE_TAG}" if config.cache_key_tag else _CACHE_TAG
+    if loaded_before:  # graphs this process compiled and decomposed before now: compile them again
+        torch.compiler.reset()
+    _inductor_keeps_calls = True
 
 
 _lock = threading.Lock()
@@ -93,6 +160,7 @@ def enable():
     with _lock:
         if _library is not None:
             return
+        _keep_calls_in_inductor()
         library = torch.library.Library("aten", "IMPL")
         with warnings.catch_warnings():  # overriding CPU's kernels is the point: no warning for it
             # (torch 2.x prefixes the message with "Warning only once for all operators, ...")

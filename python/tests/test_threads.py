@@ -115,3 +115,22 @@ def test_torch_set_num_threads_and_omp_num_threads_act_on_our_kernels():
     assert planned_threads("", {"OMP_NUM_THREADS": "1"}) == 1
     # ACLNN_CPU_NUM_THREADS overrides the process's OpenMP setting.
     assert planned_threads("torch.set_num_threads(1)", {"ACLNN_CPU_NUM_THREADS": "2"}) == 2
+
+
+def test_torch_set_num_threads_acts_on_the_routed_loss_in_a_new_thread():
+    # torch applies set_num_threads to each thread's OpenMP lazily, at its first parallel op there;
+    # the routed kernels apply it first, as torch's own would.
+    code = ("import threading, torch, aclnn_cpu.torch as at\n"
+            "torch.set_num_threads(1)\n"
+            "x, y = torch.ones(1 << 20), torch.zeros(1 << 20)\n"
+            "def work():  # no torch op before the loss in this thread\n"
+            "    with at.npu_numerics():\n"
+            "        torch.nn.functional.mse_loss(x, y, reduction='none')\n"
+            "thread = threading.Thread(target=work)\n"
+            "thread.start()\n"
+            "thread.join()\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("ACLNN_CPU_NUM_THREADS", "OMP_NUM_THREADS")}
+    env["ASCEND_GLOBAL_LOG_LEVEL"] = "1"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    found = re.findall(r"aclnnMseLossGetWorkspaceSize: .* on (\d+) threads", done.stderr)
+    assert found == ["1"], done.stderr
