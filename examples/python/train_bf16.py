@@ -1,10 +1,11 @@
 """A small bfloat16 model trained on the CPU with nn.MSELoss, as it would train on an Ascend NPU.
 
-Stock PyTorch 1.13 cannot compute a bfloat16 MSE loss on a CPU; inside aclnn_cpu.torch.npu_numerics()
-the unmodified training loop runs, and its loss and gradients are aclnnMseLoss and
-aclnnMseLossBackward: the bits an Ascend 910B computes.
+Stock PyTorch 1.13 cannot compute a bfloat16 MSE loss on a CPU (2.x can, rounding its own way);
+inside aclnn_cpu.torch.npu_numerics() the unmodified training loop runs, and its loss and gradients
+are aclnnMseLoss and aclnnMseLossBackward: the bits an Ascend 910B computes.
 
-    source <prefix>/set_env.sh && python3 examples/python/train_bf16.py
+    source <prefix>/set_env.sh && /usr/bin/python3 examples/python/train_bf16.py    (CMake's install)
+    python examples/python/train_bf16.py                                           (pip install .)
 """
 
 import torch
@@ -24,7 +25,7 @@ loss_fn = nn.MSELoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 
 try:
-    loss_fn(model(x), y)
+    print(f"stock PyTorch {torch.__version__}: loss {loss_fn(model(x), y).item():.4f}")
 except RuntimeError as error:
     print(f"stock PyTorch {torch.__version__}: RuntimeError: {error}")
 
