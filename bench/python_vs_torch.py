@@ -6,7 +6,7 @@ process), calls interleaved. Each side allocates its result, as a caller of eith
     python bench/python_vs_torch.py              (the wheel's Python: pip install . first)
     PYTHONPATH=build/python /usr/bin/python3 bench/python_vs_torch.py      (Debian's torch 1.13)
 
-torch 1.13 has no FLOAT16/BF16 mse_loss on a CPU: those rows print "-". Prints medians in
+torch 1.13 has no BF16 mse_loss on a CPU, and no FLOAT16 backward: those cells print "-". Prints medians in
 microseconds and torch / ours (above 1 we are faster). Not a test: only ratios within one run mean
 anything on a shared machine.
 """
@@ -26,10 +26,15 @@ def size_name(numel):
     return f"{numel >> 20}M" if numel >= 1 << 20 else f"{numel >> 10}K"
 
 
-def torch_has(dtype):
-    """Whether this torch has a CPU mse_loss for dtype (1.13 has none for FLOAT16 and BF16)."""
+def torch_has(op, dtype):
+    """Whether this torch has a CPU kernel of op for dtype (1.13 has no BF16 one, and FLOAT16 only
+    for the forward)."""
+    ones = torch.ones(2, dtype=dtype)
     try:
-        torch.ops.aten.mse_loss(torch.ones(2, dtype=dtype), torch.ones(2, dtype=dtype), MEAN)
+        if op == "forward":
+            torch.ops.aten.mse_loss(ones, ones, MEAN)
+        else:
+            torch.ops.aten.mse_loss_backward(ones[0], ones, ones, MEAN)
         return True
     except RuntimeError:
         return False
@@ -44,7 +49,7 @@ def main():
     for threads in (1, 2):
         torch.set_num_threads(threads)
         for dtype in DTYPES:
-            theirs = torch_has(dtype)
+            theirs = {op: torch_has(op, dtype) for op in ("forward", "backward")}
             for numel in SIZES:
                 x = torch.rand(numel, generator=generator).to(dtype)
                 y = torch.rand(numel, generator=generator).to(dtype)
@@ -53,15 +58,16 @@ def main():
                     "forward ours": lambda: _core.mse_loss(x, y, MEAN),
                     "backward ours": lambda: _core.mse_loss_backward(grad, x, y, MEAN),
                 }
-                if theirs:
+                if theirs["forward"]:
                     calls["forward torch"] = lambda: torch.ops.aten.mse_loss(x, y, MEAN)
+                if theirs["backward"]:
                     calls["backward torch"] = lambda: torch.ops.aten.mse_loss_backward(grad, x, y, MEAN)
                 per_round = max(1, (1 << 21) // numel)  # about 2M elements a round
                 result = interleaved(calls, rounds=9 if numel >= 1 << 24 else 15, per_round=per_round)
                 cells = []
                 for op in ("forward", "backward"):
                     ours = result[f"{op} ours"]
-                    if theirs:
+                    if theirs[op]:
                         torch_time = result[f"{op} torch"]
                         cells += [f"{ours:.2f}", f"{torch_time:.2f}", f"{torch_time / ours:.2f}x"]
                     else:

@@ -69,12 +69,6 @@ SMALL_VALUE_ATOL = {"float32": 2**-30, "float16": 2**-16, "bfloat16": 1e-16}
 # Known differences: (method, dtypes, kind of golden, crafted outputs, msprobe's verdict, ours, why).
 # Each listed (method, dtype, output) must give exactly these two verdicts; every other pair must agree.
 KNOWN_DIFFERENCES = [
-    ("run_ut", ("float16", "bfloat16"), "finite", ("one NaN", "nine NaN", "one +inf", "one -inf"), "warning", "fail",
-     "A NaN or an infinity in the output makes the cosine NaN. msprobe's compare/algorithm.py cosine_sim "
-     "lets a NaN cosine pass; ours fails it, as classic mstt does (tools/case_runner/judge.cpp, RunUtConclude). "
-     "msprobe then finds 1 to 9 of 1000 elements off: a hundredth share over 0.99, a thousandth share "
-     "not over 0.999, a warning. Ten NaN fail both; for float32 one bad element of 1000 already fails "
-     "its thousandth share, so float32 agrees."),
     ("ulp_compare", ("bfloat16",), "finite", ("2 ulps up, one element", "2% off, one element",
                                               "2% off, two elements", "one outlier of 100",
                                               "largest element doubled"), "pass", "fail",
