@@ -13,7 +13,8 @@ as calls through the dispatcher, so a compiled model reaches our kernels while t
 PyTorch's while it is off. Inductor, the default backend, would decompose them into its own
 arithmetic (torch/_decomp/decompositions.py, gathered in torch/_inductor/decomposition.py): the first
 ``enable()`` takes them out of inductor's table, so it calls the operators too, whatever the routing
-was when the model was compiled.
+was when the model was compiled. ``mse_loss`` itself compiles into the graph whole (as the operators
+``aclnn_cpu::mse_loss`` and ``aclnn_cpu::mse_loss_backward``).
 """
 
 import contextlib
@@ -32,12 +33,55 @@ _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
+def _custom_ops():
+    """torch 2.x: our two kernels as the operators aclnn_cpu::mse_loss and
+    aclnn_cpu::mse_loss_backward, for torch.compile to put in its graph (a pybind11 function it
+    cannot trace: it would break the graph there, with a warning). None on torch 1.x."""
+    if not hasattr(torch.library, "custom_op"):
+        return None
+
+    @torch.library.custom_op("aclnn_cpu::mse_loss", mutates_args=())
+    def forward(input: torch.Tensor, target: torch.Tensor, reduction: int) -> torch.Tensor:
+        return _core.mse_loss(input, target, reduction)
+
+    @forward.register_fake
+    def _(input, target, reduction):
+        return input.new_empty(input.shape if reduction == 0 else (), dtype=torch.result_type(input, target))
+
+    @torch.library.custom_op("aclnn_cpu::mse_loss_backward", mutates_args=())
+    def backward(grad_output: torch.Tensor, input: torch.Tensor, target: torch.Tensor,
+                 reduction: int) -> torch.Tensor:
+        return _core.mse_loss_backward(grad_output, input, target, reduction)
+
+    @backward.register_fake
+    def _(grad_output, input, target, reduction):
+        return torch.empty_like(input, memory_format=torch.contiguous_format)
+
+    return forward, backward
+
+
+_OPS = _custom_ops()
+
+
+def _forward(input, target, reduction):
+    # The operator while torch.compile traces; the direct call otherwise, which costs less.
+    if _OPS is not None and torch.compiler.is_compiling():
+        return _OPS[0](input, target, reduction)
+    return _core.mse_loss(input, target, reduction)
+
+
+def _backward(grad_output, input, target, reduction):
+    if _OPS is not None and torch.compiler.is_compiling():
+        return _OPS[1](grad_output, input, target, reduction)
+    return _core.mse_loss_backward(grad_output, input, target, reduction)
+
+
 class _MseLoss(torch.autograd.Function):
     @staticmethod
     def forward(ctx, input, target, reduction):
         ctx.save_for_backward(input, target)
         ctx.reduction = reduction
-        return _core.mse_loss(input, target, reduction)
+        return _forward(input, target, reduction)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -46,9 +90,9 @@ class _MseLoss(torch.autograd.Function):
         # side first (grad * (target - input) * 2 / n for the target, the exact negation).
         grad_input = grad_target = None
         if ctx.needs_input_grad[0]:
-            grad_input = _core.mse_loss_backward(grad_output, input, target, ctx.reduction)
+            grad_input = _backward(grad_output, input, target, ctx.reduction)
         if ctx.needs_input_grad[1]:
-            grad_target = _core.mse_loss_backward(grad_output, target, input, ctx.reduction)
+            grad_target = _backward(grad_output, target, input, ctx.reduction)
         return grad_input, grad_target, None
 
 

@@ -109,3 +109,27 @@ def test_enable_refuses_when_inductor_would_still_decompose_the_loss(monkeypatch
     with pytest.raises(RuntimeError, match="still decomposes aten.mse_loss.default.*aclnn_cpu.torch.mse_loss"):
         at.enable()
     assert not at.enabled()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_aclnn_cpu_torch_mse_loss_compiles_whole_into_a_graph(counted, dtype):
+    # Our kernels are the operators aclnn_cpu::mse_loss and aclnn_cpu::mse_loss_backward while
+    # torch.compile traces: fullgraph=True holds (no graph break at a pybind11 function).
+    generator = torch.Generator().manual_seed(3)
+    x = torch.randn(8, 4, generator=generator).to(dtype).requires_grad_()
+    y = torch.randn(4, generator=generator).to(dtype)  # broadcast against x
+
+    def loss(a, b):
+        return at.mse_loss(a * 1, b, "sum")
+
+    def loss_and_grad(function):
+        x.grad = None
+        result = function(x, y)
+        result.backward()  # the compiled function's backward graph holds aclnn_cpu::mse_loss_backward
+        return result.detach(), x.grad
+
+    eager = loss_and_grad(loss)
+    assert counted == {"forward": 1, "backward": 1}
+    torch._dynamo.reset()
+    assert same(loss_and_grad(torch.compile(loss, fullgraph=True)), eager)
+    assert counted == {"forward": 2, "backward": 2}
