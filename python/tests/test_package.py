@@ -65,17 +65,54 @@ def test_the_stub_matches_the_module(tmp_path):
 installed = pytest.mark.skipif(distribution() is None, reason="aclnn_cpu is a CMake build tree, not the wheel")
 
 
+MAPPED = """
+import sys
+import numpy as np
+if sys.argv[1] == "torch first":
+    import torch
+import aclnn_cpu
+x = np.ones(4, np.float32)
+aclnn_cpu.mse_loss_backward(x, x, x, "sum")
+for line in open("/proc/self/maps"):
+    print(line.split()[-1])
+"""
+
+
+def mapped_libraries(order):
+    """The files of our libraries, Highway's and libgomp a fresh process maps after a call."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    done = subprocess.run([sys.executable, "-c", MAPPED, order], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    names = re.compile(r"/lib(ascendcl|nnopbase|opapi_nn|hwy|gomp)[-.\w]*\.so")
+    found = {}
+    for path in set(done.stdout.split()):
+        match = names.search(path)
+        if match:
+            found.setdefault(match.group(1), []).append(Path(path).resolve())
+    return found
+
+
 @installed
 def test_the_wheel_loads_only_what_it_carries():
-    # Every library of ours the process has mapped lies inside the package (RPATH $ORIGIN), none in
-    # a build tree or found through LD_LIBRARY_PATH.
-    x = np.ones(4, np.float32)
-    aclnn_cpu.mse_loss_backward(x, x, x, "sum")
-    ours = re.compile(r"/lib(ascendcl|nnopbase|opapi_nn|hwy)\.so")
-    mapped = {line.split()[-1] for line in Path("/proc/self/maps").read_text().splitlines() if ours.search(line)}
-    assert len({ours.search(path).group(1) for path in mapped}) == 4, mapped
-    for path in mapped:
-        assert Path(path).resolve().is_relative_to(PACKAGE), path
+    # RPATH $ORIGIN: every library of ours the process maps lies inside the package, none in a build
+    # tree or found through LD_LIBRARY_PATH; so do Highway's and GNU OpenMP's, which the wheel carries.
+    found = mapped_libraries("aclnn_cpu alone")
+    assert sorted(found) == ["ascendcl", "gomp", "hwy", "nnopbase", "opapi_nn"], found
+    for paths in found.values():
+        assert len(paths) == 1 and paths[0].is_relative_to(PACKAGE), paths
+
+
+@installed
+def test_one_openmp_runtime_beside_torch():
+    # torch's wheel carries its own libgomp.so.1; loaded first, it serves our kernels too (the loader
+    # matches the name), so torch.set_num_threads sets both.
+    torch = pytest.importorskip("torch")
+    found = mapped_libraries("torch first")
+    assert len(found["gomp"]) == 1, found["gomp"]
+    torch_lib = Path(torch.__file__).resolve().parent / "lib"
+    assert found["gomp"][0].is_relative_to(PACKAGE) or found["gomp"][0].is_relative_to(torch_lib), found["gomp"]
+    for name in ("ascendcl", "nnopbase", "opapi_nn", "hwy"):
+        assert found[name][0].is_relative_to(PACKAGE), found[name]
 
 
 @installed
