@@ -1,6 +1,6 @@
 // The golden of L1LossGrad (aclnnL1LossBackward): the operator's semantics as plain scalar code, one
 // element at a time, for the kernel the call reaches on the NPU: ops-nn's arch35 kernel on 950,
-// CANN's TBE kernel elsewhere (README "Exact semantics").
+// CANN's TBE kernel elsewhere (docs/semantics.md, "L1LossBackward").
 #ifndef ACLNN_CPU_GOLDEN_L1_LOSS_GRAD_GOLDEN_H_
 #define ACLNN_CPU_GOLDEN_L1_LOSS_GRAD_GOLDEN_H_
 

@@ -1,4 +1,4 @@
-// The golden of MseLoss: README "Exact semantics" as plain scalar code. Per element of the broadcast of self (x)
+// The golden of MseLoss: docs/semantics.md's MseLoss as plain scalar code. Per element of the broadcast of self (x)
 // and target (y), in float32: d = x - y; l = d * d. Reduction none: l rounded to the compute dtype
 // (the promotion of the two dtypes: the same one, or FLOAT), then converted to out's dtype.
 //

@@ -1,7 +1,7 @@
-// The golden of MseLossGrad: README "Exact semantics" as plain scalar code, one element at a time. The mean's
-// coefficient is that of the kernel the call reaches on the NPU (ops-nn's l0 routing, restated):
-// MseLossGradV2's on 910B, 910_93 and 310P when gradOutput, self and target have one view shape and
-// one format, MseLossGrad (V1)'s otherwise.
+// The golden of MseLossGrad: docs/semantics.md's MseLossBackward as plain scalar code, one element at a time. The
+// mean's coefficient is that of the kernel the call reaches on the NPU (ops-nn's l0 routing, restated): MseLossGradV2's
+// on 910B, 910_93 and 310P when gradOutput, self and target have one view shape and one format, MseLossGrad (V1)'s
+// otherwise.
 #ifndef ACLNN_CPU_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_
 #define ACLNN_CPU_GOLDEN_MSE_LOSS_GRAD_GOLDEN_H_
 

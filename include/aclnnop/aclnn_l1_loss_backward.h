@@ -1,7 +1,7 @@
 /* aclnn-cpu: L1LossBackward, the gradient of the L1 loss with respect to self:
  *   gradInput = sign(self - target) * (gradOutput * scale)
  * scale 1 for reduction 0 (none) and 2 (sum); for 1 (mean) about 1 / N, N the broadcast element
- * count, rounded as the SoC's kernel forms it (README "Exact semantics"). gradOutput, self and target
+ * count, rounded as the SoC's kernel forms it (docs/semantics.md). gradOutput, self and target
  * broadcast; they compute in their promoted dtype. */
 #ifndef ACLNN_CPU_ACLNNOP_ACLNN_L1_LOSS_BACKWARD_H_
 #define ACLNN_CPU_ACLNNOP_ACLNN_L1_LOSS_BACKWARD_H_

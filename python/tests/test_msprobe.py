@@ -1,8 +1,8 @@
 """The case runner's msprobe methods judged against msprobe itself.
 
 `aclnn-case-runner --compare DIR --method M` restates five of msprobe's accuracy-check rules: run_ut's
-status, absolute_threshold, ulp_compare, binary_consistency and thousandth_threshold (README, "Compare
-mode's methods"). msprobe's comparison functions import and run on a CPU, without an NPU or CANN, so
+status, absolute_threshold, ulp_compare, binary_consistency and thousandth_threshold (docs/case-runner.md,
+"Compare mode's methods"). msprobe's comparison functions import and run on a CPU, without an NPU or CANN, so
 here msprobe (mindstudio-probe, pinned in python/requirements-pypi.txt) judges the same golden and
 output as the runner, and the two verdicts must be the same -- except for KNOWN_DIFFERENCES, each of
 which must still occur, so that the list cannot outlive its reason.
@@ -75,7 +75,7 @@ KNOWN_DIFFERENCES = [
      "msprobe's third way to pass (precision_standard/ulp_compare.py, UlpPrecisionCompare) -- the NPU's "
      "share of elements over 1 ulp divided by a GPU's, the divisor floored at 2^-8 for bfloat16 "
      "(standard_config.py), under 1 -- needs a GPU's output, and ours "
-     "leaves it out (README). msprobe, given a GPU that matches the golden, passes bfloat16 shares in "
+     "leaves it out (docs/case-runner.md). msprobe, given a GPU that matches the golden, passes bfloat16 shares in "
      "[0.001, 2^-8): here 1 to 3 elements of 1000 over 1 ulp. For float16 (2^-11) and float32 (2^-14) "
      "the floor lies under the first thresholds, so they agree."),
 ]

@@ -15,10 +15,11 @@
 // - aclCreateTensor returns null exactly when the arguments are bad (negative dims, strides,
 //   offset or storage dims; a dtype without a size; contiguous strides that overflow; a value that
 //   is no aclFormat may be refused too), with a message; the getters give back what was recorded.
-// - phase one succeeds exactly when the call is valid by an independent model of the README's
-//   "Supported functions" for the backward and the forward APIs (the forward APIs: each dtype FLOAT, FLOAT16 or BF16 on
-//   its own, out 0-d or the broadcast shape without dim 0 for mean and sum); when it fails the code is 161001 or 161002
-//   (161001 when only a null is wrong, 161002 when no null is) and there is a message.
+// - phase one succeeds exactly when the call is valid by an independent model of docs/semantics.md
+//   (the checks and codes of the APIs docs/c-api.md lists in "Supported functions") for the backward and the forward
+//   APIs (the forward APIs: each dtype FLOAT, FLOAT16 or BF16 on its own, out 0-d or the broadcast shape without dim 0
+//   for mean and sum); when it fails the code is 161001 or 161002 (161001 when only a null is wrong, 161002 when no
+//   null is) and there is a message.
 // - after a success: the launch (with a workspace when asked for; first with one byte too few,
 //   which is 161002 and consumes nothing) and a synchronize succeed, out's elements equal the
 //   golden computed from the inputs as they were before the launch (aliasing included; an empty
@@ -157,7 +158,8 @@ const aclFormat kFormats[16] = {
     ACL_FORMAT_HWCN,       ACL_FORMAT_NC,    ACL_FORMAT_NCL,       ACL_FORMAT_NC1HWC0,
     ACL_FORMAT_FRACTAL_NZ, ACL_FRACTAL_Z_3D, ACL_FORMAT_UNDEFINED, static_cast<aclFormat>(60)};
 
-// The model's own facts about dtypes and formats (README: "Supported functions"), not the library's.
+// The model's own facts about dtypes and formats (docs/semantics.md; docs/c-api.md, "Supported functions"), not the
+// library's.
 int64_t ElementSize(aclDataType dtype) {
   switch (dtype) {
     case ACL_FLOAT:
@@ -464,7 +466,7 @@ aclTensor* Create(Spec* s, Input& input) {
   return t;
 }
 
-// The model of phase one (README: "Supported functions", MseLossBackward): which kinds of fault the call has.
+// The model of phase one (docs/semantics.md, "MseLossBackward"): which kinds of fault the call has.
 struct Verdict {
   bool null_fault = false;     // something that is 161001: a null tensor, output pointer or data pointer
   bool invalid_fault = false;  // something that is 161002
@@ -498,8 +500,8 @@ void JudgeMemory(const char* name, const Spec& s, const Input& input, Verdict* v
 // The model of the backward APIs' phase one. aclnnMseLossBackward: one dtype of the three inputs,
 // plain formats. aclnnL1LossBackward (promotes): any float dtypes, promoted (a mix is FLOAT), out
 // any float dtype, plain formats, out's rank checked too.
-Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor,
-                      const Input& input, bool promotes) {
+Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input,
+                      bool promotes) {
   Verdict v;
   bool all_live = true;
   for (int i = 0; i < 4; ++i) {
@@ -558,8 +560,8 @@ Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size,
   return v;
 }
 
-// The model of the forward APIs' phase one (README: "Supported functions", MseLoss): self, target and out are slots
-// 1-3.
+// The model of the forward APIs' phase one (docs/semantics.md, "MseLoss and MseLossOut"): self, target and out are
+// slots 1-3.
 Verdict JudgeForward(const Slot (&slots)[4], bool axis0, int64_t reduction, bool null_size, bool null_executor,
                      const Input& input) {
   Verdict v;
@@ -849,7 +851,7 @@ struct FuzzOp {
   const char* name;  // its entry in the libraries' API table (ops/api_table.h): its phases
   int first_input;   // the API's inputs, in its order, are slots first_input .. 2; out is slot 3
   bool axis0;        // aclnnMseLossOut: mean and sum over dim 0, nothing written for an empty input
-  // The model of phase one (the README's checks and codes) and the golden of out from the inputs
+  // The model of phase one (the checks and codes of docs/semantics.md) and the golden of out from the inputs
   // as they are now.
   Verdict (*model)(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input);
   golden::Tensor (*golden)(const Slot (&slots)[4], int64_t reduction, const Input& input);

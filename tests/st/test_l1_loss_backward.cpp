@@ -870,7 +870,7 @@ TEST_F(L1LossBackwardValidation, IntegerOnlyInputs) {  // UT 16
 }
 
 // ops-nn promotes an integer input with a floating one (INT32 with FLOAT: FLOAT) and casts it; the
-// engine has no integer kernels, so such a mix is refused (README, L1LossBackward: a known gap).
+// engine has no integer kernels, so such a mix is refused (docs/semantics.md, "L1LossBackward": a known gap).
 TEST_F(L1LossBackwardValidation, IntegerMixedWithFloatIsAKnownGap) {
   for (int position = 0; position < 3; ++position) {
     auto g = Make({4}, position == 0 ? ACL_INT32 : ACL_FLOAT), s = Make({4}, position == 1 ? ACL_INT32 : ACL_FLOAT),

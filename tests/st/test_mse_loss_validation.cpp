@@ -1,7 +1,7 @@
-// Every rejection of aclnnMseLossGetWorkspaceSize and aclnnMseLossOutGetWorkspaceSize (SPEC §7's
-// table), each with its code and a message naming the parameter and the values, in the documented
-// order of the checks; then the launches' own rejections (null, consumed or destroyed executor, a
-// workspace too small or null, a dead stream, memory freed between the phases).
+// Every rejection of aclnnMseLossGetWorkspaceSize and aclnnMseLossOutGetWorkspaceSize (the table of
+// phase one's rejections in docs/semantics.md, "MseLoss and MseLossOut"), each with its code and a message naming the
+// parameter and the values, in the documented order of the checks; then the launches' own rejections (null, consumed or
+// destroyed executor, a workspace too small or null, a dead stream, memory freed between the phases).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -532,8 +532,10 @@ TEST_F(MseLossValidation, AnEmptyBroadcastOfALargeInput) {
   }
 }
 
-// The checks run in SPEC §7's order: nulls, dtypes, reduction, dims, broadcast, out shape, formats,
-// memory. Each call below has two faults; the earlier one is reported.
+// The checks run in the order docs/semantics.md's table gives: nulls, dtypes, reduction, dims,
+// broadcast, out shape, formats, memory -- ops-nn's CheckParams order
+// (loss/mse_loss/op_api/aclnn_mse_loss.cpp: nulls, dtypes, reduction, shapes; it only warns of a
+// format), then our own checks of formats and memory. Each call below has two faults; the earlier one is reported.
 TEST_F(MseLossValidation, ChecksInTheDocumentedOrder) {
   for (const Api& api : kApis) {
     void* memory = Memory(64);

@@ -44,7 +44,7 @@ bool IsOnly(const cr::ValueRange& range, float special) {
                              : std::memcmp(&range.specials[0], &special, sizeof special) == 0;
 }
 
-// A table in ops-nn's ttk CSV form (README, "Run your ops-nn case files"), with rows that use
+// A table in ops-nn's ttk CSV form (docs/case-runner.md), with rows that use
 // every value-range form.
 const char kCsv[] =
     "testcase_name,network_name,op_name,input_shapes,input_dtypes,input_formats,output_shapes,output_dtypes,"
@@ -59,7 +59,7 @@ const char kCsv[] =
     "\"((-1, 1.5), ('nan',), ('-inf', 'inf'))\",1\n"
     "one_range,DemoNet,mse_loss_grad,\"((2,), (2,), (2,))\",\"('float32',)\",,,,,,\"(-3, 3)\",\n";
 
-// A case list in ops-nn's atk JSON form (README, "Run your ops-nn case files"), with a case that
+// A case list in ops-nn's atk JSON form (docs/case-runner.md), with a case that
 // uses the other forms.
 const char kJson[] = R"([
   {"id": 0, "name": "mse_backward_demo", "aclnn_name": "MseLossBackward",
@@ -395,7 +395,7 @@ TEST(CaseRunnerCsvCases, RealTableForms) {
             "field absolute_precision: expected a non-negative number such as 1e-8, or one in a tuple");
 }
 
-// The forms of ops-nn's tables as TTK reads them (README, "Run your ops-nn case files").
+// The forms of ops-nn's tables as TTK reads them (docs/case-runner.md).
 TEST(CaseRunnerCsvCases, TtkFormsOfIsEnabledAndInputDataRanges) {
   const std::string header = "testcase_name,op_name,input_shapes,input_dtypes,input_data_ranges,is_enabled\n";
   const std::string grad = "x,mse_loss_grad,\"((2,), (2,), (2,))\",\"('float32',)\",";

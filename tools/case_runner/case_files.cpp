@@ -118,7 +118,7 @@ const char kRangeForms[] =
     "expected [lo, hi], [lo, hi, special...], 0, \"nan\", \"inf\", \"-inf\" or a list of specials such as "
     "[\"-inf\", \"inf\"] (specials: numbers, inf, -inf, nan)";
 
-// The value-range forms (README, "Run your ops-nn case files"), shared by both formats.
+// The value-range forms (docs/case-runner.md), shared by both formats.
 bool ToRange(const Value& value, ValueRange* range, std::string* why) {
   *range = ValueRange{};
   float special = 0.0f;
@@ -274,7 +274,7 @@ Value TtkRange(const Value& entry) {
   return range;
 }
 
-// input_data_ranges as TTK reads it (README, "Run your ops-nn case files"): empty or None, every
+// input_data_ranges as TTK reads it (docs/case-runner.md): empty or None, every
 // input the default; one range (flat, or a list of one) for every input; one per input, a shorter
 // list padded with (None, None) (testcase_base.py, TestcaseBase._normalize_field_by_dist); more
 // ranges than inputs, unreadable (TTK's CASE_FIELD_AMBIGUOUS).

@@ -1,4 +1,4 @@
-// Reading the two ops-nn case-file formats (README, "Run your ops-nn case files") into Cases. The format is recognised
+// Reading the two ops-nn case-file formats (docs/case-runner.md) into Cases. The format is recognised
 // by content, not by extension. A malformed row or case becomes a Case with `error` set, so the others still run; only
 // a file that is not a case file at all is an error of the whole file.
 #ifndef ACLNN_CPU_TOOLS_CASE_RUNNER_CASE_FILES_H_

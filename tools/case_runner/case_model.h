@@ -1,4 +1,4 @@
-// One test case as read from either case-file format (README, "Run your ops-nn case files"), before anything runs it.
+// One test case as read from either case-file format (docs/case-runner.md), before anything runs it.
 #ifndef ACLNN_CPU_TOOLS_CASE_RUNNER_CASE_MODEL_H_
 #define ACLNN_CPU_TOOLS_CASE_RUNNER_CASE_MODEL_H_
 

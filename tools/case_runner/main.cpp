@@ -1,4 +1,4 @@
-// aclnn_case_runner: runs ops-nn case files (README, "Run your ops-nn case files") and judges every case against the
+// aclnn_case_runner: runs ops-nn case files (docs/case-runner.md) and judges every case against the
 // golden. Report on stdout, in file order whatever --jobs says: "seed N soc S", one line per failing, unreadable or
 // memory-skipped case, "N passed, M failed[, K skipped]".
 #include <sched.h>
@@ -47,9 +47,10 @@ const char kUsage[] =
     "                       Ascend910B3): the kernel its l0 layer picks, and so the numbers\n"
     "  --compare DIR        judge DIR/<case name>.npy, an output produced elsewhere (an NPU), instead of\n"
     "                       running the operator, with --method's rule\n"
-    "  --method NAME        compare mode's rule, as the tool that defines it judges (README): TTK's mixed\n"
-    "                       (the default), close, stat_rel_err, cosine, binary; msprobe's run_ut,\n"
-    "                       absolute_threshold, ulp_compare, binary_consistency, thousandth_threshold;\n"
+    "  --method NAME        compare mode's rule, as the tool that defines it judges (docs/case-runner.md):\n"
+    "                       TTK's mixed (the default), close, stat_rel_err, cosine, binary; msprobe's\n"
+    "                       run_ut, absolute_threshold, ulp_compare, binary_consistency,\n"
+    "                       thousandth_threshold;\n"
     "                       our own tolerance\n"
     "  --rtol X, --rtol-share P, --atol A\n"
     "                       compare mode: override every row's precision_tolerances ((rtol, ptol),) and\n"

@@ -115,7 +115,7 @@ class PhaseOne {
                              kernel::DType* promoted) const;
   // The result, of dtype `result`, can be cast to out's dtype: out is FLOAT, FLOAT16 or BF16; else
   // 161002 -- as ops-nn's CanCast for an integral or bool out, and for DOUBLE or a complex out,
-  // which ops-nn casts to and the engine does not store (README "Exact semantics").
+  // which ops-nn casts to and the engine does not store (docs/semantics.md).
   aclnnStatus CheckCastTo(kernel::DType result, int out) const;
   // 161002 "<name> dtype X differs from <reference> dtype Y".
   aclnnStatus CheckSameDtype(int param, int reference) const;

@@ -51,7 +51,8 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   if (aclnnStatus status = call.Broadcast({kGradOutput, kSelf, kTarget}, &broadcast)) return status;
   if (aclnnStatus status = call.CheckShape(kGradInput, broadcast, "the broadcast shape")) return status;
   // ops-nn only warns of FRACTAL_NZ and computes on its bytes; here a private NPU layout is refused
-  // as for every operator (README "Deliberate differences"): its bytes are not its view's elements.
+  // as for every operator (docs/semantics.md, "Deliberate differences from an NPU"): its bytes are not its view's
+  // elements.
   if (aclnnStatus status = call.CheckFormats()) return status;
   if (aclnnStatus status = call.CheckMemory()) return status;
   if (call.Empty(kGradOutput) || call.Empty(kSelf) || call.Empty(kTarget)) {

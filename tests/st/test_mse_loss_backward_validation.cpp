@@ -1,5 +1,6 @@
-// Every rejection of aclnnMseLossBackwardGetWorkspaceSize (SPEC §3 table): the documented code and
-// a message naming the parameter and the values.
+// Every rejection of aclnnMseLossBackwardGetWorkspaceSize (the table of phase one's rejections in
+// docs/semantics.md, "MseLoss and MseLossOut", which covers the backward too): the documented code
+// and a message naming the parameter and the values.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
