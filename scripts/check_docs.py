@@ -187,6 +187,8 @@ def expand_braces(s):
 
 
 def path_candidates(code):
+    if re.search(r"\bgit\s+(log|show|diff|blame)\b", code):
+        return  # paths of the history, which need not exist now
     for token in TOKEN_SPLIT.split(code):
         token = token.strip().rstrip(".,:;")
         if token.startswith("./"):
