@@ -64,8 +64,9 @@ void OrderDimsByMemory(ElementwisePlan* plan, int rank) {
 
 // Whether the operand has the output's shape and row-major contiguous strides: then every operand
 // steps one element at a time through the whole output.
-bool ContiguousLikeOutput(const Shape& out_shape, const OperandLayout& operand) {
-  return operand.shape == out_shape && IsRowMajorContiguous(out_shape.data(), operand.strides.data(), out_shape.size());
+bool ContiguousLikeOutput(Dims out_shape, const OperandDims& operand) {
+  return std::equal(operand.shape.begin(), operand.shape.end(), out_shape.begin(), out_shape.end()) &&
+         IsRowMajorContiguous(out_shape.data(), operand.strides.data(), out_shape.size());
 }
 
 }  // namespace
@@ -77,6 +78,13 @@ bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& o
 
 bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
                      std::string* why, DimOrder order) {
+  OperandDims dims[kMaxOperands];
+  for (int i = 0; i < std::min(count, kMaxOperands); ++i) dims[i] = operands[i];
+  return PlanElementwise(out_shape, dims, count, plan, why, order);  // refuses a count over kMaxOperands first
+}
+
+bool PlanElementwise(Dims out_shape, const OperandDims* operands, int count, ElementwisePlan* plan, std::string* why,
+                     DimOrder order) {
   auto fail = [why](const std::string& what) {
     if (why != nullptr) *why = what;
     return false;
@@ -126,7 +134,7 @@ bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int 
     if (out_shape[d] == 1) continue;
     result.shape[rank] = out_shape[d];
     for (int i = 0; i < count; ++i) {
-      const OperandLayout& operand = operands[i];
+      const OperandDims& operand = operands[i];
       const int j = d - (out_rank - static_cast<int>(operand.shape.size()));
       int64_t stride = 0;
       if (j >= 0) {

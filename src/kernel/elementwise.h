@@ -25,6 +25,18 @@ struct OperandLayout {
   Shape strides;  // in elements, same length as shape
 };
 
+// The same, its dims read where they are held (a call's planning copies none).
+struct OperandDims {
+  OperandDims() = default;
+  OperandDims(int64_t element_size, Dims shape, Dims strides)
+      : element_size(element_size), shape(shape), strides(strides) {}
+  OperandDims(const OperandLayout& layout)  // NOLINT: implicit, as a Shape converts to Dims
+      : element_size(layout.element_size), shape(layout.shape), strides(layout.strides) {}
+  int64_t element_size = 4;
+  Dims shape;
+  Dims strides;
+};
+
 struct ElementwisePlan {
   int rank = 1;  // after coalescing; at least 1
   int num_operands = 0;
@@ -60,6 +72,8 @@ enum class DimOrder {
 // operand is the output. False, with *why (when not null) saying which rule failed: a rank over
 // kMaxRank, no operands or more than kMaxOperands, an operand of more dims than out, an operand
 // dim that does not broadcast (*plan is then unspecified).
+bool PlanElementwise(Dims out_shape, const OperandDims* operands, int count, ElementwisePlan* plan,
+                     std::string* why = nullptr, DimOrder order = DimOrder::kMemory);
 bool PlanElementwise(const Shape& out_shape, const OperandLayout* operands, int count, ElementwisePlan* plan,
                      std::string* why = nullptr, DimOrder order = DimOrder::kMemory);
 bool PlanElementwise(const Shape& out_shape, const std::vector<OperandLayout>& operands, ElementwisePlan* plan,

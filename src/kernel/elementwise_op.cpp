@@ -42,10 +42,11 @@ bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tilin
   result.num_inputs = inputs;
   result.scalar_input = input.scalar_input;
 
-  OperandLayout operands[kMaxOperands];
-  for (int i = 0; i <= y; ++i) operands[i] = input.operands[i].Layout();
-  if (key.scalar_input) {  // the kernel reads its one value into a place of its own
-    operands[input.scalar_input].strides.assign(operands[input.scalar_input].shape.size(), 0);
+  OperandDims operands[kMaxOperands];
+  for (int i = 0; i <= y; ++i) operands[i] = input.operands[i].Operand();
+  if (key.scalar_input) {  // the kernel reads its one value into a place of its own: stride 0
+    static constexpr int64_t kZeros[Shape::kCapacity] = {};
+    operands[input.scalar_input].strides = Dims(kZeros, operands[input.scalar_input].shape.size());
   }
   operands[y].element_size = ElementSize(input.store_dtype);
   std::string why;

@@ -78,7 +78,7 @@ void ReduceCores(const NpuReducePlan& plan, char* const* input_bases, InnerLoop 
 }  // namespace
 
 bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool divide, const Shape& shape,
-                      const OperandLayout* inputs, int input_count, const OperandLayout& out, const Platform& platform,
+                      const OperandDims* inputs, int input_count, const OperandDims& out, const Platform& platform,
                       NpuReducePlan* plan, std::string* why) {
   NpuReducePlan result;
   result.order = order;
@@ -102,8 +102,8 @@ bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool d
     *why = "out " + ShapeToString(out.shape) + " is not 0-d";
     return false;
   }
-  const OperandLayout store_operands[] = {OperandLayout{4, {}, {}}, out};
-  if (!PlanElementwise({}, store_operands, 2, &result.store, why, DimOrder::kRowMajor)) return false;
+  const OperandDims store_operands[] = {OperandDims(4, Dims(), Dims()), out};
+  if (!PlanElementwise(Dims(), store_operands, 2, &result.store, why, DimOrder::kRowMajor)) return false;
   result.threads = result.elements < kParallelGrain ? 1 : std::max(1, platform.threads);
   result.threads = static_cast<int>(std::min<int64_t>(result.threads, split.cores));
   *plan = result;

@@ -61,7 +61,7 @@ struct NpuReducePlan {
 // Plans the reduction of the map over `shape` (the inputs' broadcast shape) into the 0-d out.
 // False with *why when the split does not cover the N values or has more than kNpuMaxCores cores.
 bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool divide, const Shape& shape,
-                      const OperandLayout* inputs, int input_count, const OperandLayout& out, const Platform& platform,
+                      const OperandDims* inputs, int input_count, const OperandDims& out, const Platform& platform,
                       NpuReducePlan* plan, std::string* why);
 
 // Runs it: map_loop (an elementwise loop over the inputs, storing float32 values) makes each tile's

@@ -63,15 +63,16 @@ void StoreResults(const ReducePlan& plan, const double* totals, int64_t k0, int6
 
 }  // namespace
 
-bool PlanValueMap(const Shape& shape, const OperandLayout* inputs, int input_count, ElementwisePlan* map,
+bool PlanValueMap(const Shape& shape, const OperandDims* inputs, int input_count, ElementwisePlan* map,
                   std::string* why) {
   if (input_count + 1 > kMaxOperands) {
     *why = "too many inputs for the map";
     return false;
   }
-  OperandLayout operands[kMaxOperands];
+  OperandDims operands[kMaxOperands];
   for (int i = 0; i < input_count; ++i) operands[i] = inputs[i];
-  operands[input_count] = OperandLayout{1, shape, ContiguousStrides(shape)};  // the values, in elements
+  const Shape value_strides = ContiguousStrides(shape);
+  operands[input_count] = OperandDims(1, shape, value_strides);  // the values, in elements
   if (!PlanElementwise(shape, operands, input_count + 1, map, why, DimOrder::kRowMajor)) return false;
   map->element_size[input_count] = 4;
   return true;
@@ -87,8 +88,8 @@ uint32_t MapLayout(const ElementwisePlan& map, int input_count) {
   return LayoutOfRun(strides, sizes, input_count);
 }
 
-bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
-                   const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
+bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandDims* inputs, int input_count,
+                   const OperandDims& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why) {
   ReducePlan result;
   result.kind = kind;
@@ -104,11 +105,12 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inp
   }
   const Shape out_shape =
       kind == ReduceKind::kAll ? Shape{} : Shape(shape.begin() + (shape.empty() ? 0 : 1), shape.end());
-  if (out.shape != out_shape) {
+  if (!std::equal(out.shape.begin(), out.shape.end(), out_shape.begin(), out_shape.end())) {
     *why = "out " + ShapeToString(out.shape) + " is not the reduced shape " + ShapeToString(out_shape);
     return false;
   }
-  const OperandLayout store_operands[] = {OperandLayout{4, out_shape, ContiguousStrides(out_shape)}, out};
+  const Shape result_strides = ContiguousStrides(out_shape);
+  const OperandDims store_operands[] = {OperandDims(4, out_shape, result_strides), out};
   if (!PlanElementwise(out_shape, store_operands, 2, &result.store, why, DimOrder::kRowMajor)) return false;
   if (result.elements == 0 || result.columns == 0) {
     *why = "nothing to reduce: the shape " + ShapeToString(shape) + " is empty";

@@ -58,13 +58,14 @@ struct ReducePlan {
 // inputs are `inputs`, into out (kAll: one element; kAxis0: shape without dim 0), dividing by
 // `divisor` (1 for a sum). out_aliases_inputs: out shares bytes with an input, so it is written
 // only after every input was read. False with *why when the plans cannot be made.
-bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandLayout* inputs, int input_count,
-                   const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
+bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandDims* inputs, int input_count,
+                   const OperandDims& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                    ReducePlan* plan, std::string* why);
 inline bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector<OperandLayout>& inputs,
                           const OperandLayout& out, double divisor, bool out_aliases_inputs, const Platform& platform,
                           ReducePlan* plan, std::string* why) {
-  return PlanReduction(kind, shape, inputs.data(), static_cast<int>(inputs.size()), out, divisor, out_aliases_inputs,
+  const std::vector<OperandDims> dims(inputs.begin(), inputs.end());
+  return PlanReduction(kind, shape, dims.data(), static_cast<int>(dims.size()), out, divisor, out_aliases_inputs,
                        platform, plan, why);
 }
 
@@ -72,7 +73,7 @@ inline bool PlanReduction(ReduceKind kind, const Shape& shape, const std::vector
 // sequential float32 operand (written one after another, never through strides: planned in
 // elements so that no shape's byte strides overflow, then given size 4). Both reduction orders
 // (this file's and npu_reduce.h's) fill their values with it.
-bool PlanValueMap(const Shape& shape, const OperandLayout* inputs, int input_count, ElementwisePlan* map,
+bool PlanValueMap(const Shape& shape, const OperandDims* inputs, int input_count, ElementwisePlan* map,
                   std::string* why);
 
 // The layout (elementwise.h) of every run of a map PlanValueMap made: its inputs' inner strides,

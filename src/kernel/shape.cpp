@@ -53,24 +53,26 @@ bool CheckedNumelOf(const Dims& shape, int64_t* numel) {
 
 }  // namespace
 
-std::string ShapeToString(const Shape& shape) { return DimsToString(shape); }
-std::string ShapeToString(const std::vector<int64_t>& shape) { return DimsToString(shape); }
+std::string ShapeToString(Dims shape) { return DimsToString(shape); }
 
 bool CheckedNumel(const Shape& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 
-bool BroadcastShapes(const Shape* const* shapes, size_t count, Shape* result, std::string* why) {
-  if (count > 0 && std::all_of(shapes, shapes + count, [&](const Shape* shape) { return *shape == *shapes[0]; })) {
-    *result = *shapes[0];  // one shape: its own broadcast (the common call, without the rule's passes)
+bool BroadcastShapes(const Dims* shapes, size_t count, Shape* result, std::string* why) {
+  const auto same_as_first = [&](const Dims& shape) {
+    return std::equal(shape.begin(), shape.end(), shapes[0].begin(), shapes[0].end());
+  };
+  if (count > 0 && std::all_of(shapes + 1, shapes + count, same_as_first)) {
+    result->assign(shapes[0].begin(), shapes[0].end());  // one shape: its own broadcast (the common call)
     return true;
   }
   size_t rank = 0;
-  for (size_t i = 0; i < count; ++i) rank = std::max(rank, shapes[i]->size());
+  for (size_t i = 0; i < count; ++i) rank = std::max(rank, shapes[i].size());
   Shape out(rank, 1);
   for (size_t k = 0; k < rank; ++k) {  // k counts from the innermost dim
     int64_t& merged = out[rank - 1 - k];
     for (size_t i = 0; i < count; ++i) {
-      const Shape& shape = *shapes[i];
+      const Dims& shape = shapes[i];
       if (k >= shape.size()) continue;
       const int64_t dim = shape[shape.size() - 1 - k];
       if (dim == merged || dim == 1) continue;
@@ -84,14 +86,13 @@ bool BroadcastShapes(const Shape* const* shapes, size_t count, Shape* result, st
       merged = dim;
     }
   }
-  *result = std::move(out);
+  *result = out;
   return true;
 }
 
 bool BroadcastShapes(const std::vector<Shape>& shapes, Shape* result, std::string* why) {
-  std::vector<const Shape*> pointers;
-  for (const Shape& shape : shapes) pointers.push_back(&shape);
-  return BroadcastShapes(pointers.data(), pointers.size(), result, why);
+  std::vector<Dims> dims(shapes.begin(), shapes.end());
+  return BroadcastShapes(dims.data(), dims.size(), result, why);
 }
 
 }  // namespace kernel

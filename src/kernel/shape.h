@@ -79,6 +79,26 @@ class Shape {
   size_t size_ = 0;
 };
 
+// A list of dims (or strides) someone else holds -- a Shape, an aclTensor's vector -- read in
+// place: what a call's checks and planning take, so that no dims are copied to be read.
+class Dims {
+ public:
+  Dims() = default;
+  Dims(const int64_t* data, size_t size) : data_(data), size_(size) {}
+  Dims(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}              // NOLINT: implicit
+  Dims(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT: implicit
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const int64_t* data() const { return data_; }
+  const int64_t* begin() const { return data_; }
+  const int64_t* end() const { return data_ + size_; }
+  int64_t operator[](size_t i) const { return data_[i]; }
+
+ private:
+  const int64_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 bool operator==(const Shape& a, const Shape& b);
 inline bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
 bool operator==(const Shape& a, const std::vector<int64_t>& b);
@@ -87,8 +107,7 @@ inline bool operator!=(const Shape& a, const std::vector<int64_t>& b) { return !
 inline bool operator!=(const std::vector<int64_t>& a, const Shape& b) { return !(a == b); }
 
 // "[2,3,4]"; "[]" for a 0-d shape.
-std::string ShapeToString(const Shape& shape);
-std::string ShapeToString(const std::vector<int64_t>& shape);
+std::string ShapeToString(Dims shape);
 
 // *product = a * b for non-negative a, b; false (*product unchanged) when it would overflow
 // int64_t. Inline: every call's checks run these per dim.
@@ -121,7 +140,7 @@ inline bool IsRowMajorContiguous(const int64_t* dims, const int64_t* strides, si
 bool CheckedNumel(const Shape& shape, int64_t* numel);
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel);
 // Element count of a shape whose count is known to fit int64 (0 when any dim is 0, whatever the others).
-inline int64_t Numel(const Shape& shape) {
+inline int64_t Numel(Dims shape) {
   // A zero dim first: an empty shape's other dims may multiply past int64 ([2^62, 4, 0] is valid).
   for (int64_t dim : shape) {
     if (dim == 0) return 0;
@@ -132,10 +151,9 @@ inline int64_t Numel(const Shape& shape) {
 }
 
 // NumPy broadcasting: align on the right; a dim of 1 stretches to the other. On failure *why says
-// which dims disagree.
+// which dims disagree. (Over dims read in place: this runs on every call.)
+bool BroadcastShapes(const Dims* shapes, size_t count, Shape* result, std::string* why);
 bool BroadcastShapes(const std::vector<Shape>& shapes, Shape* result, std::string* why);
-// The same over `count` shapes given by pointer (no copies: this runs on every call).
-bool BroadcastShapes(const Shape* const* shapes, size_t count, Shape* result, std::string* why);
 
 }  // namespace kernel
 }  // namespace aclcpu

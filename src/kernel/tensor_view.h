@@ -16,6 +16,7 @@ struct TensorView {
   char* data = nullptr;  // the view's first element
 
   OperandLayout Layout() const { return OperandLayout{ElementSize(dtype), shape, strides}; }
+  OperandDims Operand() const { return OperandDims(ElementSize(dtype), shape, strides); }  // read in place
 };
 
 // Row-major strides of a contiguous tensor of this shape.

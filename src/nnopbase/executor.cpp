@@ -64,7 +64,9 @@ struct Executor {
   Executor() {}  // NOLINT(modernize-use-equals-default)
   LaunchSpec spec;
   std::atomic<bool> repeatable{false};
-  std::atomic<bool> launching{false};  // a one-shot executor's launch has begun (it runs once)
+  // A one-shot executor's launch has begun (it runs once). From then on its arguments stay as they
+  // are (RebindExecutorArgument refuses), so its launch's pins borrow the references below.
+  std::atomic<bool> launching{false};
   // Where each of spec.arguments is now, and the allocation that was live there when it was set.
   AddressLock address_lock;
   char* bases[LaunchSpec::kMaxArguments] = {};
@@ -162,6 +164,7 @@ class LaunchTask final : public StreamTask {
  public:
   LaunchTask(std::shared_ptr<Executor> executor, void* workspace)
       : executor_(std::move(executor)), workspace_(workspace), threads_(KernelThreadCount()) {}
+  Executor& executor() const { return *executor_; }
   LaunchTask(LaunchTask&&) = default;
 
   char** bases() { return bases_; }
@@ -170,6 +173,12 @@ class LaunchTask final : public StreamTask {
     if (!pins_[pin_count_].Pin(std::move(allocation), /*queued=*/true)) return false;
     ++pin_count_;
     return true;
+  }
+  // The same for an allocation the executor holds a reference to for longer than the pin: the pin
+  // counts no reference of its own (a shared_ptr without an owner; Release drops the pins before
+  // the executor).
+  bool AddBorrowedPin(const std::shared_ptr<Allocation>& held) {
+    return AddPin(std::shared_ptr<Allocation>(std::shared_ptr<Allocation>(), held.get()));
   }
 
   void Run() override {
@@ -180,9 +189,12 @@ class LaunchTask final : public StreamTask {
     spec.run(workspace_, data);
   }
   void Release() override {
+    ReleasePins();
+    executor_.reset();
+  }
+  void ReleasePins() {
     for (int i = 0; i < pin_count_; ++i) pins_[i].Release();
     pin_count_ = 0;
-    executor_.reset();
   }
   std::unique_ptr<StreamTask> Detach() override { return std::make_unique<LaunchTask>(std::move(*this)); }
 
@@ -197,8 +209,11 @@ class LaunchTask final : public StreamTask {
 
 // Pins the arguments' storage at the addresses of this launch (taken from the executor) into
 // *task. An output that overlaps another argument must do so exactly as at phase one (which
-// planned for it); nothing else may.
-aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* task) {
+// planned for it); nothing else may. A one-shot executor's arguments no longer change once its
+// launch began: its pins borrow the executor's references.
+aclnnStatus PrepareArguments(const char* api, LaunchTask* task) {
+  Executor& executor = task->executor();
+  const bool borrow = executor.launching.load();
   const LaunchSpec& spec = executor.spec;
   const TensorArgument* args = spec.arguments;
   const int count = spec.argument_count;
@@ -208,7 +223,8 @@ aclnnStatus PrepareArguments(const char* api, Executor& executor, LaunchTask* ta
     for (int k = 0; k < count; ++k) {
       bases[k] = executor.bases[k];
       if (args[k].storage_bytes == 0) continue;
-      if (!task->AddPin(executor.allocations[k])) {
+      const std::shared_ptr<Allocation>& allocation = executor.allocations[k];
+      if (!(borrow ? task->AddBorrowedPin(allocation) : task->AddPin(allocation))) {
         SetRecentError(std::string(api) + ": the memory of " + args[k].name +
                        " is no longer inside a live aclrtMalloc allocation or aclrtHostRegister range");
         return ACLNN_ERR_PARAM_INVALID;
@@ -286,6 +302,10 @@ aclnnStatus RebindExecutorArgument(const char* api, aclOpExecutor* handle, bool 
   if (output && allocation && allocation->read_only) return WriteToReadOnlyMemory(api, argument.name, addr);
   {
     std::lock_guard<AddressLock> lock(executor->address_lock);
+    if (executor->launching.load()) {  // a one-shot executor being launched: consumed
+      SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
+      return ACLNN_ERR_PARAM_INVALID;
+    }
     executor->bases[k] = static_cast<char*>(addr);
     std::swap(executor->allocations[k], allocation);  // the old one is released after the lock
   }
@@ -298,44 +318,52 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     SetRecentError(std::string(api) + ": executor is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  std::shared_ptr<Executor> executor = Executors().Find(handle);
-  if (!executor) {
+  std::shared_ptr<Executor> found = Executors().Find(handle);
+  if (!found) {
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  const LaunchSpec& spec = executor->spec;
-  if (workspace_size < spec.workspace_size) {
+  const uint64_t needed = found->spec.workspace_size;
+  if (workspace_size < needed) {
     SetRecentError(std::string(api) + ": workspaceSize " + std::to_string(workspace_size) + " is smaller than the " +
-                   std::to_string(spec.workspace_size) + " bytes phase one asked for");
+                   std::to_string(needed) + " bytes phase one asked for");
     return ACLNN_ERR_PARAM_INVALID;
   }
+  if (needed > 0 && workspace == nullptr) {
+    SetRecentError(std::string(api) + ": workspace is null but " + std::to_string(needed) + " bytes are needed");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  // The task holds the executor from here on (moved: no count taken for it).
+  LaunchTask task(std::move(found), workspace);
+  Executor& executor = task.executor();
+  const bool one_shot = !executor.repeatable;
+  if (one_shot && executor.launching.exchange(true)) {  // another thread launches it right now
+    SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  // Not launched after all (a refused address or workspace): it may be launched again.
+  // The pins go first: borrowed ones rely on the executor's arguments staying as they are.
+  auto refuse = [&](aclnnStatus status) {
+    task.ReleasePins();
+    if (one_shot) executor.launching = false;
+    task.Release();
+    return status;
+  };
   // Pin every byte range the launch touches, so that aclrtFree waits for the work.
-  LaunchTask task(executor, workspace);
-  if (aclnnStatus status = PrepareArguments(api, *executor, &task)) return status;
-  if (spec.workspace_size > 0) {
-    if (workspace == nullptr) {
-      SetRecentError(std::string(api) + ": workspace is null but " + std::to_string(spec.workspace_size) +
-                     " bytes are needed");
-      return ACLNN_ERR_PARAM_NULLPTR;
-    }
+  if (aclnnStatus status = PrepareArguments(api, &task)) return refuse(status);
+  if (needed > 0) {
     std::shared_ptr<Allocation> allocation;
     const void* begin = workspace;
-    if (FindDeviceRanges(&begin, &spec.workspace_size, 1, &allocation) >= 0 || !task.AddPin(std::move(allocation))) {
-      SetRecentError(std::string(api) + ": workspace " + Hex(workspace) + " + " + std::to_string(spec.workspace_size) +
-                     " bytes " + kOutsideDeviceMemory);
-      return ACLNN_ERR_PARAM_INVALID;
+    if (FindDeviceRanges(&begin, &needed, 1, &allocation) >= 0 || !task.AddPin(std::move(allocation))) {
+      SetRecentError(std::string(api) + ": workspace " + Hex(workspace) + " + " + std::to_string(needed) + " bytes " +
+                     kOutsideDeviceMemory);
+      return refuse(ACLNN_ERR_PARAM_INVALID);
     }
   }
-  const bool one_shot = !executor->repeatable;
-  if (one_shot && executor->launching.exchange(true)) {  // another thread launches it right now
-    SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
-    return ACLNN_ERR_PARAM_INVALID;
-  }
   aclError queued = EnqueueOnStream(api, stream, task);
-  if (queued != ACL_SUCCESS) {
-    if (one_shot) executor->launching = false;  // not launched after all: may try again
+  if (queued != ACL_SUCCESS) {  // the task was neither run nor queued
     SetRecentError(std::string(api) + ": cannot queue the work: " + aclGetRecentErrMsg());
-    return ACLNN_ERR_RUNTIME_ERROR;
+    return refuse(ACLNN_ERR_RUNTIME_ERROR);
   }
   if (one_shot) Executors().Remove(handle);  // consumed by this launch
   return ACLNN_SUCCESS;

@@ -183,16 +183,11 @@ aclnnStatus PhaseOne::CheckFormats() const {
 }
 
 aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape* result) const {
-  kernel::Shape shapes[kMaxParams];  // after CheckMaxRank: at most kernel::kMaxRank dims each
-  const kernel::Shape* pointers[kMaxParams];
+  kernel::Dims shapes[kMaxParams];
   size_t count = 0;
-  for (int param : params) {
-    shapes[count] = shape(param);
-    pointers[count] = &shapes[count];
-    ++count;
-  }
+  for (int param : params) shapes[count++] = shape(param);
   std::string why;
-  if (kernel::BroadcastShapes(pointers, count, result, &why)) return ACLNN_SUCCESS;
+  if (kernel::BroadcastShapes(shapes, count, result, &why)) return ACLNN_SUCCESS;
   std::string list;
   size_t k = 0;
   for (int param : params) {

@@ -5,7 +5,7 @@ namespace l1_loss_grad {
 
 bool InferShape(const kernel::Shape& grads, const kernel::Shape& predict, const kernel::Shape& label, kernel::Shape* y,
                 std::string* why) {
-  const kernel::Shape* shapes[] = {&grads, &predict, &label};
+  const kernel::Dims shapes[] = {grads, predict, label};
   return kernel::BroadcastShapes(shapes, 3, y, why);
 }
 

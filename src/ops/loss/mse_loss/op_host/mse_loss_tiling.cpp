@@ -99,7 +99,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
                   error);
     }
     std::string why;
-    const kernel::Shape* shapes[] = {&input.predict.shape, &input.label.shape};
+    const kernel::Dims shapes[] = {input.predict.shape, input.label.shape};
     if (!kernel::BroadcastShapes(shapes, 2, &shape, &why))
       return Fail("predict and label do not broadcast: " + why, error);
   } else {
@@ -143,11 +143,11 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     result.plan.emplace<kernel::ElementwisePlan>();  // none to run
     return true;
   }
-  kernel::OperandLayout y = input.y.Layout();
+  kernel::OperandDims y = input.y.Operand();
   y.element_size = kernel::ElementSize(input.store_dtype);
   std::string why;
   if (none) {
-    const kernel::OperandLayout operands[] = {input.predict.Layout(), input.label.Layout(), y};
+    const kernel::OperandDims operands[] = {input.predict.Operand(), input.label.Operand(), y};
     auto& plan = result.plan.emplace<kernel::ElementwisePlan>();
     if (!kernel::PlanElementwise(shape, operands, 3, &plan, &why)) {
       return Fail("cannot plan the losses: " + why, error);
@@ -176,7 +176,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     const float scale =
         result.mean && order == kernel::NpuOrder::kBisect ? static_cast<float>(1.0 / static_cast<double>(n)) : 1.0f;
     const bool divide = result.mean && order == kernel::NpuOrder::kTree;
-    const kernel::OperandLayout inputs[] = {input.predict.Layout(), input.label.Layout()};
+    const kernel::OperandDims inputs[] = {input.predict.Operand(), input.label.Operand()};
     auto& plan = result.plan.emplace<kernel::NpuReducePlan>();
     if (!kernel::PlanNpuReduction(order, split, scale, divide, shape, inputs, 2, y, input.platform, &plan, &why)) {
       return Fail("cannot plan the reduction: " + why, error);
@@ -188,7 +188,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
     const int64_t numel = kernel::Numel(shape);
     const double divisor =
         result.mean ? static_cast<double>(input.reduce_axis0 ? (shape.empty() ? 1 : shape[0]) : numel) : 1.0;
-    const kernel::OperandLayout inputs[] = {input.predict.Layout(), input.label.Layout()};
+    const kernel::OperandDims inputs[] = {input.predict.Operand(), input.label.Operand()};
     auto& plan = result.plan.emplace<kernel::ReducePlan>();
     if (!kernel::PlanReduction(kind, shape, inputs, 2, y, divisor, input.y_aliases_inputs, input.platform, &plan,
                                &why)) {

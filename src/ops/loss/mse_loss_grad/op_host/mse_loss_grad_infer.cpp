@@ -5,7 +5,7 @@ namespace mse_loss_grad {
 
 bool InferShape(const kernel::Shape& predict, const kernel::Shape& label, const kernel::Shape& dout, kernel::Shape* y,
                 std::string* why) {
-  const kernel::Shape* shapes[] = {&predict, &label, &dout};
+  const kernel::Dims shapes[] = {predict, label, dout};
   return kernel::BroadcastShapes(shapes, 3, y, why);
 }
 
