@@ -65,7 +65,7 @@ void OrderDimsByMemory(ElementwisePlan* plan, int rank) {
 // Whether the operand has the output's shape and row-major contiguous strides: then every operand
 // steps one element at a time through the whole output.
 bool ContiguousLikeOutput(Dims out_shape, const OperandDims& operand) {
-  return std::equal(operand.shape.begin(), operand.shape.end(), out_shape.begin(), out_shape.end()) &&
+  return SameDims(operand.shape, out_shape) &&
          IsRowMajorContiguous(out_shape.data(), operand.strides.data(), out_shape.size());
 }
 

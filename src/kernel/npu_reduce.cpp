@@ -140,11 +140,12 @@ void RunNpuReduction(const NpuReducePlan& plan, char* const* input_bases, InnerL
 void BisectFold(float* values, int64_t n) { BisectFoldSimd(values, n); }
 
 float Tree64(const float* values, int64_t n) {
-  float lanes[kNpuRepeat];
-  for (int64_t i = 0; i < kNpuRepeat; ++i) lanes[i] = i < n ? values[i] : 0.0f;
-  for (int64_t width = kNpuRepeat; width > 1; width /= 2) {
-    for (int64_t i = 0; i < width / 2; ++i) lanes[i] = lanes[2 * i] + lanes[2 * i + 1];
-  }
+  alignas(64) float lanes[kNpuRepeat];
+  const int64_t count = std::min(n, kNpuRepeat);
+  std::copy(values, values + count, lanes);
+  std::fill(lanes + count, lanes + kNpuRepeat, 0.0f);
+  // Each level adds neighbours, lanes[i] = lanes[2i] + lanes[2i+1]: the same additions in SIMD.
+  for (int64_t width = kNpuRepeat; width > 1; width /= 2) PairSumsSimd(lanes, width);
   return lanes[0];
 }
 

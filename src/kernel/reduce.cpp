@@ -105,7 +105,7 @@ bool PlanReduction(ReduceKind kind, const Shape& shape, const OperandDims* input
   }
   const Shape out_shape =
       kind == ReduceKind::kAll ? Shape{} : Shape(shape.begin() + (shape.empty() ? 0 : 1), shape.end());
-  if (!std::equal(out.shape.begin(), out.shape.end(), out_shape.begin(), out_shape.end())) {
+  if (!SameDims(out.shape, out_shape)) {
     *why = "out " + ShapeToString(out.shape) + " is not the reduced shape " + ShapeToString(out_shape);
     return false;
   }

@@ -7,21 +7,9 @@
 namespace aclcpu {
 namespace kernel {
 
-bool operator==(const Shape& a, const Shape& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
+bool operator==(const Shape& a, const Shape& b) { return SameDims(a, b); }
 
-bool operator==(const Shape& a, const std::vector<int64_t>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
+bool operator==(const Shape& a, const std::vector<int64_t>& b) { return SameDims(a, b); }
 
 namespace {
 
@@ -59,9 +47,7 @@ bool CheckedNumel(const Shape& shape, int64_t* numel) { return CheckedNumelOf(sh
 bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 
 bool BroadcastShapes(const Dims* shapes, size_t count, Shape* result, std::string* why) {
-  const auto same_as_first = [&](const Dims& shape) {
-    return std::equal(shape.begin(), shape.end(), shapes[0].begin(), shapes[0].end());
-  };
+  const auto same_as_first = [&](const Dims& shape) { return SameDims(shape, shapes[0]); };
   if (count > 0 && std::all_of(shapes + 1, shapes + count, same_as_first)) {
     result->assign(shapes[0].begin(), shapes[0].end());  // one shape: its own broadcast (the common call)
     return true;

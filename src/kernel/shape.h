@@ -99,6 +99,15 @@ class Dims {
   size_t size_ = 0;
 };
 
+// Whether two lists of dims are equal: a loop over the few dims (std::equal calls memcmp).
+inline bool SameDims(Dims a, Dims b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 bool operator==(const Shape& a, const Shape& b);
 inline bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
 bool operator==(const Shape& a, const std::vector<int64_t>& b);

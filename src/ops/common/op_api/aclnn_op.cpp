@@ -200,7 +200,7 @@ aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape
 
 aclnnStatus PhaseOne::CheckShape(int param, const kernel::Shape& expected, const char* what) const {
   const std::vector<int64_t>& actual = shape(param);
-  if (std::equal(actual.begin(), actual.end(), expected.begin(), expected.end())) return ACLNN_SUCCESS;
+  if (kernel::SameDims(actual, expected)) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " shape " + kernel::ShapeToString(shape(param)) +
                                            " differs from " + what + " " + kernel::ShapeToString(expected));
 }

@@ -33,7 +33,8 @@ CofRule KernelCofRule(const opapi::PhaseOne& call) {
   const SocFamily family = call.soc().family;
   const bool v2_soc =
       family == SocFamily::kAscend910B || family == SocFamily::kAscend910_93 || family == SocFamily::kAscend310P;
-  const bool one_shape = call.shape(kSelf) == call.shape(kTarget) && call.shape(kGradOutput) == call.shape(kTarget);
+  const bool one_shape = kernel::SameDims(call.shape(kSelf), call.shape(kTarget)) &&
+                         kernel::SameDims(call.shape(kGradOutput), call.shape(kTarget));
   const bool one_format =
       call.format(kSelf) == call.format(kTarget) && call.format(kGradOutput) == call.format(kTarget);
   return v2_soc && one_shape && one_format ? CofRule::kFloatProduct : CofRule::kDoubleQuotient;
