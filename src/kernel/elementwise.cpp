@@ -306,12 +306,13 @@ void RunRange(const ElementwisePlan& plan, char* const* bases, InnerLoop loop, c
   if (index >= end) return;
   const int rank = plan.rank;
   const int count = plan.num_operands;
-  if (rank == 1 && sequential < 0) {  // one dim: the range is one run (a small call's whole plan)
+  if (rank == 1) {  // one dim: the range is one run (a small call's whole plan)
     char* ptrs[kMaxOperands];
     int64_t strides[kMaxOperands];
     for (int i = 0; i < count; ++i) {
-      strides[i] = plan.byte_strides[i][0];
-      ptrs[i] = bases[i] + index * strides[i];
+      const bool in_buffer = i == sequential;
+      strides[i] = in_buffer ? plan.element_size[i] : plan.byte_strides[i][0];
+      ptrs[i] = in_buffer ? buffer : bases[i] + index * strides[i];
     }
     loop(context, end - index, ptrs, strides);
     return;

@@ -80,7 +80,7 @@ void ReduceCores(const NpuReducePlan& plan, char* const* input_bases, InnerLoop 
 bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool divide, const Shape& shape,
                       const OperandDims* inputs, int input_count, const OperandDims& out, const Platform& platform,
                       NpuReducePlan* plan, std::string* why) {
-  NpuReducePlan result;
+  NpuReducePlan& result = *plan;  // filled in place: every field is set below
   result.order = order;
   result.split = split;
   result.scale = scale;
@@ -106,7 +106,6 @@ bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool d
   if (!PlanElementwise(Dims(), store_operands, 2, &result.store, why, DimOrder::kRowMajor)) return false;
   result.threads = result.elements < kParallelGrain ? 1 : std::max(1, platform.threads);
   result.threads = static_cast<int>(std::min<int64_t>(result.threads, split.cores));
-  *plan = result;
   return true;
 }
 

@@ -59,7 +59,8 @@ struct NpuReducePlan {
 };
 
 // Plans the reduction of the map over `shape` (the inputs' broadcast shape) into the 0-d out.
-// False with *why when the split does not cover the N values or has more than kNpuMaxCores cores.
+// False with *why when the split does not cover the N values or has more than kNpuMaxCores cores
+// (*plan is then unspecified).
 bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool divide, const Shape& shape,
                       const OperandDims* inputs, int input_count, const OperandDims& out, const Platform& platform,
                       NpuReducePlan* plan, std::string* why);
