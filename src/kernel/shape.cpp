@@ -11,10 +11,7 @@ bool operator==(const Shape& a, const Shape& b) { return SameDims(a, b); }
 
 bool operator==(const Shape& a, const std::vector<int64_t>& b) { return SameDims(a, b); }
 
-namespace {
-
-template <class Dims>
-std::string DimsToString(const Dims& shape) {
+std::string ShapeToString(Dims shape) {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i != 0) text += ",";
@@ -23,8 +20,7 @@ std::string DimsToString(const Dims& shape) {
   return text + "]";
 }
 
-template <class Dims>
-bool CheckedNumelOf(const Dims& shape, int64_t* numel) {
+bool CheckedNumel(Dims shape, int64_t* numel) {
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim == 0) {
@@ -38,13 +34,6 @@ bool CheckedNumelOf(const Dims& shape, int64_t* numel) {
   *numel = count;
   return true;
 }
-
-}  // namespace
-
-std::string ShapeToString(Dims shape) { return DimsToString(shape); }
-
-bool CheckedNumel(const Shape& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
-bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel) { return CheckedNumelOf(shape, numel); }
 
 bool BroadcastShapes(const Dims* shapes, size_t count, Shape* result, std::string* why) {
   const auto same_as_first = [&](const Dims& shape) { return SameDims(shape, shapes[0]); };

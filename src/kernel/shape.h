@@ -62,7 +62,7 @@ class Shape {
   void assign(const int64_t* first, const int64_t* last) {
     const size_t count = static_cast<size_t>(last - first);
     Reserve(count);
-    if (count > 0) std::memcpy(dims_, first, count * sizeof(int64_t));
+    for (size_t i = 0; i < count; ++i) dims_[i] = first[i];
     size_ = count;
   }
   void resize(size_t count, int64_t value = 0) {
@@ -146,8 +146,7 @@ inline bool IsRowMajorContiguous(const int64_t* dims, const int64_t* strides, si
 }
 
 // Element count (1 for a 0-d shape); false on overflow. Dims must be non-negative.
-bool CheckedNumel(const Shape& shape, int64_t* numel);
-bool CheckedNumel(const std::vector<int64_t>& shape, int64_t* numel);
+bool CheckedNumel(Dims shape, int64_t* numel);
 // Element count of a shape whose count is known to fit int64 (0 when any dim is 0, whatever the others).
 inline int64_t Numel(Dims shape) {
   // A zero dim first: an empty shape's other dims may multiply past int64 ([2^62, 4, 0] is valid).

@@ -259,15 +259,13 @@ aclnnStatus PrepareArguments(const char* api, LaunchTask* task) {
 NewExecutor::NewExecutor() {
   auto executor = std::allocate_shared<Executor>(ExecutorAllocator<Executor>());
   spec_ = &executor->spec;
+  allocations_ = executor->allocations;
   executor_ = std::move(executor);
 }
 
 aclOpExecutor* NewExecutor::Publish() {
   std::shared_ptr<Executor> executor = std::static_pointer_cast<Executor>(std::move(executor_));
-  for (int k = 0; k < executor->spec.argument_count; ++k) {
-    executor->bases[k] = executor->spec.arguments[k].base;
-    executor->allocations[k] = std::move(executor->spec.arguments[k].allocation);  // where launches look
-  }
+  for (int k = 0; k < executor->spec.argument_count; ++k) executor->bases[k] = executor->spec.arguments[k].base;
   return static_cast<aclOpExecutor*>(Executors().Add(std::move(executor)));
 }
 

@@ -3,6 +3,7 @@
 #ifndef ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
 #define ACLNN_CPU_NNOPBASE_NNOPBASE_INTERNAL_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -12,19 +13,56 @@
 
 #include "aclnn/aclnn_base.h"
 #include "kernel/parallel.h"
+#include "kernel/shape.h"
 #include "nnopbase/inline_function.h"
 #include "runtime/handle_table.h"
 #include "runtime/runtime_internal.h"
 
+namespace aclcpu {
+
+// A tensor's dims (or strides) as aclCreateTensor records them: in place up to kernel::kMaxRank,
+// the most an operator takes (describing such a tensor allocates nothing for them), on the heap
+// beyond. Read as kernel::Dims.
+class TensorDims {
+ public:
+  void assign(const int64_t* first, const int64_t* last) {
+    size_ = static_cast<size_t>(last - first);
+    heap_.assign(size_ > kInPlace ? first : last, last);
+    std::copy(first, size_ > kInPlace ? first : last, in_place_);
+  }
+  void assign(size_t count, int64_t value) {
+    size_ = count;
+    heap_.assign(count > kInPlace ? count : 0, value);
+    std::fill(in_place_, in_place_ + (count > kInPlace ? 0 : count), value);
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const int64_t* data() const { return size_ > kInPlace ? heap_.data() : in_place_; }
+  int64_t* data() { return size_ > kInPlace ? heap_.data() : in_place_; }
+  const int64_t* begin() const { return data(); }
+  const int64_t* end() const { return data() + size_; }
+  int64_t operator[](size_t i) const { return data()[i]; }
+  int64_t& operator[](size_t i) { return data()[i]; }
+  operator kernel::Dims() const { return kernel::Dims(data(), size_); }  // NOLINT: implicit, read in place
+
+ private:
+  static constexpr size_t kInPlace = static_cast<size_t>(kernel::kMaxRank);
+  int64_t in_place_[kInPlace] = {};
+  std::vector<int64_t> heap_;  // the dims when there are more than kInPlace
+  size_t size_ = 0;
+};
+
+}  // namespace aclcpu
+
 // What aclCreateTensor records: the view, and the storage it lies in. (aclTensor* handles are not
 // pointers to this: see FindTensor.)
 struct aclTensor {
-  std::vector<int64_t> view_dims;
-  std::vector<int64_t> strides;  // elements
-  int64_t offset = 0;            // elements from data to the view's first element
+  aclcpu::TensorDims view_dims;
+  aclcpu::TensorDims strides;  // elements
+  int64_t offset = 0;          // elements from data to the view's first element
   aclDataType dtype = ACL_DT_UNDEFINED;
   aclFormat format = ACL_FORMAT_ND;
-  std::vector<int64_t> storage_dims;
+  aclcpu::TensorDims storage_dims;
   void* data = nullptr;
   // Counted once, when the tensor is described (every call reads them): the view's elements
   // (0 when any dim is 0; INT64_MAX, with numel_overflows, when they overflow int64) and the
@@ -116,7 +154,6 @@ struct TensorArgument {
   bool output;                             // an output (else an input)
   char* base;                              // its storage address at phase one
   uint64_t storage_bytes;                  // its storage (0: an empty tensor, of which nothing is touched)
-  std::shared_ptr<Allocation> allocation;  // the allocation the storage lay in at phase one
   uint64_t span_begin;                     // the bytes its view's elements occupy, from base
   uint64_t span_end;
   int64_t first_element;  // bytes from base to the view's first element
@@ -138,17 +175,22 @@ struct LaunchSpec {
   Run run;  // runs on the stream (or inline)
 };
 
-// An executor being made: its spec is filled in place, then Publish gives it its handle (never
-// reused, like tensor handles). Dropped unpublished, it is simply released.
+// An executor being made: its spec and the allocations its arguments lie in are filled in place,
+// then Publish gives it its handle (never reused, like tensor handles). Dropped unpublished, it is
+// simply released.
 class ACLCPU_API NewExecutor {
  public:
   NewExecutor();
   LaunchSpec& spec() { return *spec_; }
+  // The live allocation argument k's storage lies in (empty for an argument of which nothing is
+  // touched); launches pin it, aclSetInputTensorAddr and its kin replace it.
+  std::shared_ptr<Allocation>& allocation(int k) { return allocations_[k]; }
   aclOpExecutor* Publish();  // once
 
  private:
   std::shared_ptr<void> executor_;
   LaunchSpec* spec_;
+  std::shared_ptr<Allocation>* allocations_;
 };
 
 // Points argument index of the inputs (output: of the outputs) of a live executor at addr, for the

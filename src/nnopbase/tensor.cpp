@@ -150,8 +150,8 @@ std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims,
   return tensor;
 }
 
-// The accessors' shared shape: copy a vector into a new[] array the caller deletes.
-aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const std::vector<int64_t> aclTensor::*field,
+// The accessors' shared shape: copy dims into a new[] array the caller deletes.
+aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const TensorDims aclTensor::*field,
                     int64_t** values, uint64_t* count) {
   return Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_NULLPTR), static_cast<aclnnStatus>(ACLNN_ERR_INNER),
                  [&]() -> aclnnStatus {
@@ -164,7 +164,7 @@ aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const std::vector<
                      SetRecentError(std::string(api) + ": tensor is not a live aclTensor");
                      return ACLNN_ERR_PARAM_INVALID;
                    }
-                   const std::vector<int64_t>& source = (*live).*field;
+                   const TensorDims& source = (*live).*field;
                    int64_t* copy = new int64_t[source.empty() ? 1 : source.size()];
                    if (!source.empty()) std::memcpy(copy, source.data(), source.size() * sizeof(int64_t));
                    *values = copy;

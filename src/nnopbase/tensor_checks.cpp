@@ -18,7 +18,7 @@ aclnnStatus Fail(aclnnStatus code, const std::string& message) {
   return code;
 }
 
-std::string DimsText(const std::vector<int64_t>& dims) { return kernel::ShapeToString(dims); }
+std::string DimsText(kernel::Dims dims) { return kernel::ShapeToString(dims); }
 
 }  // namespace
 

@@ -199,7 +199,7 @@ aclnnStatus PhaseOne::Broadcast(std::initializer_list<int> params, kernel::Shape
 }
 
 aclnnStatus PhaseOne::CheckShape(int param, const kernel::Shape& expected, const char* what) const {
-  const std::vector<int64_t>& actual = shape(param);
+  const kernel::Dims actual = shape(param);
   if (kernel::SameDims(actual, expected)) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " shape " + kernel::ShapeToString(shape(param)) +
                                            " differs from " + what + " " + kernel::ShapeToString(expected));
@@ -234,17 +234,20 @@ aclnnStatus PhaseOne::CheckMemory() {
     const int i = touched_param[k];
     if (params_[i].output && allocations[k]->read_only)
       return WriteToReadOnlyMemory(api_, params_[i].name, ranges[i].begin);
-    arguments_[i].allocation = std::move(allocations[k]);
+    made_.allocation(i) = std::move(allocations[k]);
   }
+  TensorArgument* arguments = made_.spec().arguments;
   for (int i = 0; i < count_; ++i) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(tensors_[i]->data);
     const bool is_touched = ranges[i].bytes != 0;
-    arguments_[i].name = params_[i].name;
-    arguments_[i].output = params_[i].output;
-    arguments_[i].base = static_cast<char*>(tensors_[i]->data);
-    arguments_[i].storage_bytes = ranges[i].bytes;
-    arguments_[i].span_begin = is_touched ? spans_[i].begin - base : 0;
-    arguments_[i].span_end = is_touched ? spans_[i].end - base : 0;
+    TensorArgument& argument = arguments[i];
+    argument.name = params_[i].name;
+    argument.output = params_[i].output;
+    argument.base = static_cast<char*>(tensors_[i]->data);
+    argument.storage_bytes = ranges[i].bytes;
+    argument.span_begin = is_touched ? spans_[i].begin - base : 0;
+    argument.span_end = is_touched ? spans_[i].end - base : 0;
+    argument.first_element = FirstElementBytes(*tensors_[i]);
   }
   for (int i = 0; i < count_; ++i) {
     if (params_[i].output && numel(i) > 0) {
@@ -317,19 +320,10 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
   return offset;
 }
 
-void PhaseOne::FillSpec(LaunchSpec* spec) {
-  spec->workspace_size = workspace_size_;
-  spec->argument_count = count_;
-  for (int i = 0; i < count_; ++i) {
-    spec->arguments[i] = std::move(arguments_[i]);
-    spec->arguments[i].first_element = FirstElementBytes(*tensors_[i]);
-  }
-}
-
 aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor) {
   for (int i = 0; i < count_; ++i) {  // nothing touched
-    arguments_[i].storage_bytes = 0;
-    arguments_[i].allocation = nullptr;
+    made_.spec().arguments[i].storage_bytes = 0;
+    made_.allocation(i) = nullptr;
   }
   workspace_size_ = 0;
   return Finish(

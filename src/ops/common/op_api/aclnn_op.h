@@ -99,7 +99,7 @@ class PhaseOne {
   const aclTensor& tensor(int param) const { return *tensors_[param]; }
   aclFormat format(int param) const { return tensor(param).format; }
   const char* name(int param) const { return params_[param].name; }
-  const std::vector<int64_t>& shape(int param) const { return tensor(param).view_dims; }
+  kernel::Dims shape(int param) const { return tensor(param).view_dims; }
   int64_t numel(int param) const { return TensorNumel(tensor(param)); }
   // The engine's dtype of a parameter (after CheckDtype passed for it).
   kernel::DType dtype(int param) const;
@@ -164,11 +164,12 @@ class PhaseOne {
   template <typename Body>
   aclnnStatus Finish(std::vector<StagedInput> staged, Body&& launch, uint64_t* workspace_size,
                      aclOpExecutor** executor) {
-    NewExecutor made;
-    FillSpec(&made.spec());
-    made.spec().run.Emplace<LaunchWith<std::decay_t<Body>>>(std::move(staged), std::forward<Body>(launch), count_);
+    LaunchSpec& spec = made_.spec();
+    spec.workspace_size = workspace_size_;
+    spec.argument_count = count_;
+    spec.run.Emplace<LaunchWith<std::decay_t<Body>>>(std::move(staged), std::forward<Body>(launch), count_);
     *workspace_size = workspace_size_;
-    *executor = made.Publish();
+    *executor = made_.Publish();
     return ACLNN_SUCCESS;
   }
   aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
@@ -185,13 +186,13 @@ class PhaseOne {
   const char* api_;
   const SocProfile* soc_ = nullptr;
   int count_ = 0;
-  TensorParam params_[kMaxParams];        // the first count_ set by Resolve
-  BorrowedTensor tensors_[kMaxParams];    // lent for the call: no one destroys or changes them meanwhile
-  TensorArgument arguments_[kMaxParams];  // the first count_ set by CheckMemory
+  TensorParam params_[kMaxParams];      // the first count_ set by Resolve
+  BorrowedTensor tensors_[kMaxParams];  // lent for the call: no one destroys or changes them meanwhile
   ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
-
-  void FillSpec(LaunchSpec* spec);  // the arguments and workspace, not the work (once: it moves them)
+  // The executor, filled as the call goes (its arguments and their allocations by CheckMemory, its
+  // work by Finish) and published by Finish; released if the call fails.
+  NewExecutor made_;
 };
 
 // Runs an API's phase one or launch with the C boundary's guarantees (no exception escapes;
