@@ -163,7 +163,10 @@ constexpr int kMaxLaunchPins = LaunchSpec::kMaxArguments + 1;
 class LaunchTask final : public StreamTask {
  public:
   LaunchTask(std::shared_ptr<Executor> executor, void* workspace)
-      : executor_(std::move(executor)), workspace_(workspace), threads_(KernelThreadCount()) {}
+      : executor_(std::move(executor)),
+        workspace_(workspace),
+        threads_(KernelThreadCount()),
+        queued_by_(std::this_thread::get_id()) {}
   Executor& executor() const { return *executor_; }
   LaunchTask(LaunchTask&&) = default;
 
@@ -185,7 +188,11 @@ class LaunchTask final : public StreamTask {
     const LaunchSpec& spec = executor_->spec;
     char* data[LaunchSpec::kMaxArguments];
     for (int k = 0; k < spec.argument_count; ++k) data[k] = bases_[k] + spec.arguments[k].first_element;
-    LaunchThreads threads(threads_);  // the queuing thread's setting, on whichever thread runs it
+    if (std::this_thread::get_id() == queued_by_) {  // run inline: the setting is this thread's own
+      spec.run(workspace_, data);
+      return;
+    }
+    LaunchThreads threads(threads_);  // the queuing thread's setting, on the stream's thread
     spec.run(workspace_, data);
   }
   void Release() override {
@@ -202,6 +209,7 @@ class LaunchTask final : public StreamTask {
   std::shared_ptr<Executor> executor_;
   void* workspace_;
   int threads_;  // KernelThreadCount() of the thread that queued the launch
+  std::thread::id queued_by_;
   char* bases_[LaunchSpec::kMaxArguments] = {};
   MemoryPin pins_[kMaxLaunchPins];
   int pin_count_ = 0;

@@ -21,15 +21,17 @@ class InlineFunction<R(Args...), Capacity> {
   // before Emplace) rather than zeroing Capacity bytes.
   InlineFunction() {}  // NOLINT(modernize-use-equals-default)
 
-  // Replaces the callable with a Stored made in place from args (no copy of it afterwards).
+  // Replaces the callable with a Stored made in place from args (no copy of it afterwards);
+  // returns it, for the caller to finish in place.
   template <typename Stored, typename... CtorArgs>
-  void Emplace(CtorArgs&&... args) {
+  Stored& Emplace(CtorArgs&&... args) {
     static_assert(sizeof(Stored) <= Capacity, "the callable is larger than the InlineFunction's capacity");
     static_assert(alignof(Stored) <= alignof(std::max_align_t), "the callable is over-aligned");
     static_assert(std::is_nothrow_move_constructible<Stored>::value, "the callable must move without throwing");
     Reset();
-    new (storage_) Stored{std::forward<CtorArgs>(args)...};
+    Stored* stored = new (storage_) Stored{std::forward<CtorArgs>(args)...};
     ops_ = &kOps<Stored>;
+    return *stored;
   }
 
   InlineFunction(InlineFunction&& other) noexcept { MoveFrom(other); }

@@ -150,11 +150,11 @@ struct MemoryRange {
 // A tensor argument of an operator, by which aclSetInputTensorAddr and its kin point a phase-one
 // result at other memory.
 struct TensorArgument {
-  const char* name;                        // the parameter, for messages (a string literal)
-  bool output;                             // an output (else an input)
-  char* base;                              // its storage address at phase one
-  uint64_t storage_bytes;                  // its storage (0: an empty tensor, of which nothing is touched)
-  uint64_t span_begin;                     // the bytes its view's elements occupy, from base
+  const char* name;        // the parameter, for messages (a string literal)
+  bool output;             // an output (else an input)
+  char* base;              // its storage address at phase one
+  uint64_t storage_bytes;  // its storage (0: an empty tensor, of which nothing is touched)
+  uint64_t span_begin;     // the bytes its view's elements occupy, from base
   uint64_t span_end;
   int64_t first_element;  // bytes from base to the view's first element
 };

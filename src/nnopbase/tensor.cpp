@@ -151,8 +151,8 @@ std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims,
 }
 
 // The accessors' shared shape: copy dims into a new[] array the caller deletes.
-aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const TensorDims aclTensor::*field,
-                    int64_t** values, uint64_t* count) {
+aclnnStatus CopyOut(const char* api, const aclTensor* tensor, const TensorDims aclTensor::*field, int64_t** values,
+                    uint64_t* count) {
   return Guarded(api, static_cast<aclnnStatus>(ACLNN_ERR_INNER_NULLPTR), static_cast<aclnnStatus>(ACLNN_ERR_INNER),
                  [&]() -> aclnnStatus {
                    if (tensor == nullptr || values == nullptr || count == nullptr) {

@@ -320,6 +320,15 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
   return offset;
 }
 
+aclnnStatus PhaseOne::Publish(uint64_t* workspace_size, aclOpExecutor** executor) {
+  LaunchSpec& spec = made_.spec();
+  spec.workspace_size = workspace_size_;
+  spec.argument_count = count_;
+  *workspace_size = workspace_size_;
+  *executor = made_.Publish();
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor) {
   for (int i = 0; i < count_; ++i) {  // nothing touched
     made_.spec().arguments[i].storage_bytes = 0;

@@ -67,8 +67,8 @@ class LaunchArgs {
 template <typename Body>
 struct LaunchWith {
   std::vector<StagedInput> staged;
-  Body body;
-  int count;  // tensor parameters
+  Body body{};
+  int count = 0;  // tensor parameters
   void operator()(void* workspace, char* const* data) {
     LaunchArgs args(workspace, data, count);
     args.Stage(staged);
@@ -164,14 +164,18 @@ class PhaseOne {
   template <typename Body>
   aclnnStatus Finish(std::vector<StagedInput> staged, Body&& launch, uint64_t* workspace_size,
                      aclOpExecutor** executor) {
-    LaunchSpec& spec = made_.spec();
-    spec.workspace_size = workspace_size_;
-    spec.argument_count = count_;
-    spec.run.Emplace<LaunchWith<std::decay_t<Body>>>(std::move(staged), std::forward<Body>(launch), count_);
-    *workspace_size = workspace_size_;
-    *executor = made_.Publish();
-    return ACLNN_SUCCESS;
+    made_.spec().run.Emplace<LaunchWith<std::decay_t<Body>>>(std::move(staged), std::forward<Body>(launch), count_);
+    return Publish(workspace_size, executor);
   }
+  // The same in two steps, for a launch body its maker fills in place: EmplaceLaunch makes it
+  // value-initialized inside the executor and returns it; Publish then creates the executor.
+  template <typename Body>
+  Body& EmplaceLaunch(std::vector<StagedInput> staged) {
+    LaunchWith<Body>& launch = made_.spec().run.Emplace<LaunchWith<Body>>(std::move(staged));
+    launch.count = count_;
+    return launch.body;
+  }
+  aclnnStatus Publish(uint64_t* workspace_size, aclOpExecutor** executor);
   aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
 
  private:

@@ -4,24 +4,11 @@
 
 namespace aclcpu {
 namespace opapi {
-namespace {
-
-// What the executor keeps: the plan, the inner loop and where each operand is among the launch's
-// tensors.
-struct ElementwiseBody {
-  kernel::ElementwiseTiling tiling;
-  kernel::InnerLoop loop;
-  int inputs[kernel::kMaxInputs];
-  int out;
-
-  void operator()(LaunchArgs& args) const {
-    const char* data[kernel::kMaxInputs];
-    for (int i = 0; i < tiling.num_inputs; ++i) data[i] = args.data(inputs[i]);
-    kernel::RunElementwiseOp(tiling, loop, data, args.data(out), KernelThreadPool());
-  }
-};
-
-}  // namespace
+void ElementwiseBody::operator()(LaunchArgs& args) const {
+  const char* data[kernel::kMaxInputs];
+  for (int i = 0; i < tiling.num_inputs; ++i) data[i] = args.data(inputs[i]);
+  kernel::RunElementwiseOp(tiling, loop, data, args.data(out), KernelThreadPool());
+}
 
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
                                          kernel::ElementwiseOpInput* input) {
@@ -57,9 +44,9 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   return staged;
 }
 
-aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, std::vector<StagedInput> staged,
-                              const kernel::ElementwiseTiling& tiling, uint64_t* workspace_size,
-                              aclOpExecutor** executor) {
+aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, ElementwiseBody* body,
+                              uint64_t* workspace_size, aclOpExecutor** executor) {
+  const kernel::ElementwiseTiling& tiling = body->tiling;
   if (LogEnabled(kLogInfo)) {
     const std::string attribute =
         launch.attribute == nullptr ? "" : std::string(launch.attribute) + " " + launch.attribute_value + " ";
@@ -68,9 +55,10 @@ aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, s
                       std::to_string(tiling.plan.num_tiles) + " tiles of " + std::to_string(tiling.plan.tile_elems) +
                       " on " + std::to_string(tiling.threads) + " threads");
   }
-  ElementwiseBody body{tiling, launch.select(tiling.key), {}, launch.out};
-  for (int i = 0; i < tiling.num_inputs; ++i) body.inputs[i] = launch.inputs[i];
-  return call.Finish(std::move(staged), std::move(body), workspace_size, executor);
+  body->loop = launch.select(tiling.key);
+  for (int i = 0; i < tiling.num_inputs; ++i) body->inputs[i] = launch.inputs[i];
+  body->out = launch.out;
+  return call.Publish(workspace_size, executor);
 }
 
 }  // namespace opapi

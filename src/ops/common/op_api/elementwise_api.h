@@ -32,6 +32,17 @@ struct ElementwiseLaunch {
   const char* attribute_value = nullptr;
 };
 
+// What the executor keeps of an elementwise operator's launch: the tiling, the inner loop and where
+// each operand is among the launch's tensors. Made in place inside the executor, then filled.
+struct ElementwiseBody {
+  kernel::ElementwiseTiling tiling;
+  kernel::InnerLoop loop;
+  int inputs[kernel::kMaxInputs];
+  int out;
+
+  void operator()(LaunchArgs& args) const;
+};
+
 // The operator's tiling input: its parameters viewed at phase one's addresses, y of the compute
 // dtype, the store dtype and the platform (what is the operator's own -- names, scalar input,
 // scalars -- its tiling sets). An input of another dtype is given a contiguous copy cast to the
@@ -40,10 +51,10 @@ struct ElementwiseLaunch {
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
                                          kernel::ElementwiseOpInput* input);
 
-// Logs the plan and creates the executor whose launch copies the staged inputs and runs the kernel.
-aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, std::vector<StagedInput> staged,
-                              const kernel::ElementwiseTiling& tiling, uint64_t* workspace_size,
-                              aclOpExecutor** executor);
+// Logs the plan, selects the kernel and creates the executor whose launch copies the staged inputs
+// and runs it (body: the executor's, its tiling filled).
+aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, ElementwiseBody* body,
+                              uint64_t* workspace_size, aclOpExecutor** executor);
 
 // The whole of it: tiling(kernel::ElementwiseOpInput*, kernel::ElementwiseTiling*, std::string*
 // error) is the operator's tiling; a failure is 561002 with its message.
@@ -51,11 +62,10 @@ template <class Tiling>
 aclnnStatus RunElementwisePhaseOne(PhaseOne& call, const ElementwiseLaunch& launch, Tiling&& tiling,
                                    uint64_t* workspace_size, aclOpExecutor** executor) {
   kernel::ElementwiseOpInput input;
-  std::vector<StagedInput> staged = ViewElementwise(call, launch, &input);
-  kernel::ElementwiseTiling data;
+  ElementwiseBody& body = call.EmplaceLaunch<ElementwiseBody>(ViewElementwise(call, launch, &input));
   std::string why;
-  if (!tiling(&input, &data, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
-  return FinishElementwise(call, launch, std::move(staged), data, workspace_size, executor);
+  if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
+  return FinishElementwise(call, launch, &body, workspace_size, executor);
 }
 
 }  // namespace opapi
