@@ -226,10 +226,12 @@ aclnnStatus PrepareArguments(const char* api, LaunchTask* task) {
   const TensorArgument* args = spec.arguments;
   const int count = spec.argument_count;
   char** bases = task->bases();
+  bool moved = false;  // an argument is no longer where phase one planned it
   {
     std::shared_lock<AddressLock> lock(executor.address_lock);  // against a concurrent aclSetInputTensorAddr
     for (int k = 0; k < count; ++k) {
       bases[k] = executor.bases[k];
+      moved = moved || bases[k] != args[k].base;
       if (args[k].storage_bytes == 0) continue;
       const std::shared_ptr<Allocation>& allocation = executor.allocations[k];
       if (!(borrow ? task->AddBorrowedPin(allocation) : task->AddPin(allocation))) {
@@ -239,6 +241,7 @@ aclnnStatus PrepareArguments(const char* api, LaunchTask* task) {
       }
     }
   }
+  if (!moved) return ACLNN_SUCCESS;  // every argument where phase one planned it, overlaps included
   auto span = [&](int k, char* base, uintptr_t* begin, uintptr_t* end) {
     *begin = reinterpret_cast<uintptr_t>(base) + args[k].span_begin;
     *end = reinterpret_cast<uintptr_t>(base) + args[k].span_end;

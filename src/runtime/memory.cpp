@@ -224,18 +224,28 @@ namespace {
 // allocation is live (allocations never overlap); one that aclrtFree took is skipped and replaced.
 struct RecentAllocations {
   static constexpr int kSize = 8;
+  // Each entry's base and size beside it (they never change once recorded), so that a lookup reads
+  // no allocation but the one that holds the range; size 0: no entry.
+  uintptr_t bases[kSize] = {};
+  uint64_t sizes[kSize] = {};
   std::shared_ptr<Allocation> entries[kSize];
 
-  std::shared_ptr<Allocation> Find(uintptr_t address, uint64_t bytes) const {
-    for (const std::shared_ptr<Allocation>& entry : entries) {
-      if (!entry) break;
-      if (Holds(*entry, address, bytes) && entry->live.load()) return entry;
+  const std::shared_ptr<Allocation>* Find(uintptr_t address, uint64_t bytes) const {
+    for (int i = 0; i < kSize; ++i) {
+      const uint64_t from_base = address - bases[i];  // wraps past any size when address < base
+      if (from_base < sizes[i] && bytes <= sizes[i] - from_base && entries[i]->live.load()) return &entries[i];
     }
     return nullptr;
   }
   void Remember(const std::shared_ptr<Allocation>& allocation) {
-    for (int i = kSize - 1; i > 0; --i) entries[i] = std::move(entries[i - 1]);
+    for (int i = kSize - 1; i > 0; --i) {
+      entries[i] = std::move(entries[i - 1]);
+      bases[i] = bases[i - 1];
+      sizes[i] = sizes[i - 1];
+    }
     entries[0] = allocation;
+    bases[0] = reinterpret_cast<uintptr_t>(allocation->base);
+    sizes[0] = allocation->size;
   }
 };
 // This thread's list, found once per use (a shared library's thread-local costs a call each time).
@@ -250,8 +260,12 @@ int FindDeviceRanges(const void* const* ptrs, const uint64_t* bytes, int count, 
   RecentAllocations& recent = ThreadRecentAllocations();
   int missing = 0;
   for (int i = 0; i < count; ++i) {
-    found[i] = recent.Find(reinterpret_cast<uintptr_t>(ptrs[i]), bytes[i]);
-    missing += found[i] ? 0 : 1;
+    if (const std::shared_ptr<Allocation>* hit = recent.Find(reinterpret_cast<uintptr_t>(ptrs[i]), bytes[i])) {
+      found[i] = *hit;
+    } else {
+      found[i] = nullptr;
+      ++missing;
+    }
   }
   if (missing == 0) return -1;
   Registry& registry = TheRegistry();

@@ -39,6 +39,18 @@ ReduceOrder KernelOrder(const SocProfile& soc, aclFormat self, aclFormat target)
   return soc.family == SocFamily::kAscend950 ? ReduceOrder::kMseLossV2950 : ReduceOrder::kMseLossV2A2;
 }
 
+// What the executor keeps of a call: the tiling, the kernel's loop and its scratch in the workspace.
+struct LossLaunch {
+  TilingData tiling;
+  kernel::InnerLoop loop;
+  uint64_t scratch;
+
+  void operator()(opapi::LaunchArgs& args) const {
+    RunKernel(tiling, loop, args.data(kSelf), args.data(kTarget), args.data(kOut), args.workspace(scratch),
+              KernelThreadPool());
+  }
+};
+
 // axis0: aclnnMseLossOut (mean and sum over dim 0 only); else aclnnMseLoss (over all elements).
 aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self, const aclTensor* target,
                              int64_t reduction, aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor) {
@@ -103,23 +115,19 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
   std::vector<opapi::StagedInput> staged =
       none ? call.StageAliasedInputs({kSelf, kTarget}, kOut, {&tiling_input.predict, &tiling_input.label})
            : call.StageInputsReadAcross({kSelf, kTarget}, {&tiling_input.predict, &tiling_input.label});
-  TilingData tiling;
+  LossLaunch& launch = call.EmplaceLaunch<LossLaunch>(std::move(staged));  // the tiling is made in place
+  TilingData& tiling = launch.tiling;
   std::string why;
   if (!ComputeTiling(tiling_input, &tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
-  const uint64_t scratch = tiling.workspace_bytes == 0 ? 0 : call.ReserveWorkspace(tiling.workspace_bytes);
+  launch.scratch = tiling.workspace_bytes == 0 ? 0 : call.ReserveWorkspace(tiling.workspace_bytes);
   if (LogEnabled(kLogInfo)) {
     Log(kLogInfo, std::string(api) + ": out " + kernel::ShapeToString(tiling_input.y.shape) + " reduction " +
                       loss::ReductionName(api_reduction) + " tiling key " + std::to_string(tiling.key.Encode()) + " (" +
                       tiling.key.ToString() + ") on " + std::to_string(tiling.threads) + " threads, workspace " +
                       std::to_string(call.workspace_size()) + " bytes");
   }
-  return call.Finish(
-      std::move(staged),
-      [tiling, loop = SelectKernel(tiling.key), scratch](opapi::LaunchArgs& args) {
-        RunKernel(tiling, loop, args.data(kSelf), args.data(kTarget), args.data(kOut), args.workspace(scratch),
-                  KernelThreadPool());
-      },
-      workspace_size, executor);
+  launch.loop = SelectKernel(tiling.key);
+  return call.Publish(workspace_size, executor);
 }
 
 }  // namespace
