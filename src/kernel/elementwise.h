@@ -25,7 +25,7 @@ struct OperandLayout {
   Shape strides;  // in elements, same length as shape
 };
 
-// The same, its dims read where they are held (a call's planning copies none).
+// The same, its dims read where they are held (a call's planning copies none; they must outlive it).
 struct OperandDims {
   OperandDims() = default;
   OperandDims(int64_t element_size, Dims shape, Dims strides)

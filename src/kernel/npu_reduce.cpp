@@ -140,7 +140,7 @@ void BisectFold(float* values, int64_t n) { BisectFoldSimd(values, n); }
 
 float Tree64(const float* values, int64_t n) {
   alignas(64) float lanes[kNpuRepeat];
-  const int64_t count = std::min(n, kNpuRepeat);
+  const int64_t count = std::max<int64_t>(0, std::min(n, kNpuRepeat));
   std::copy(values, values + count, lanes);
   std::fill(lanes + count, lanes + kNpuRepeat, 0.0f);
   // Each level adds neighbours, lanes[i] = lanes[2i] + lanes[2i+1]: the same additions in SIMD.

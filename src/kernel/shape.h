@@ -79,8 +79,9 @@ class Shape {
   size_t size_ = 0;
 };
 
-// A list of dims (or strides) someone else holds -- a Shape, an aclTensor's vector -- read in
-// place: what a call's checks and planning take, so that no dims are copied to be read.
+// A list of dims (or strides) someone else holds -- a Shape, an aclTensor's record -- read in
+// place: what a call's checks and planning take, so that no dims are copied to be read. A view:
+// what it reads must outlive it (a temporary only for the call it is passed to).
 class Dims {
  public:
   Dims() = default;

@@ -196,12 +196,9 @@ class LaunchTask final : public StreamTask {
     spec.run(workspace_, data);
   }
   void Release() override {
-    ReleasePins();
-    executor_.reset();
-  }
-  void ReleasePins() {
-    for (int i = 0; i < pin_count_; ++i) pins_[i].Release();
+    for (int i = 0; i < pin_count_; ++i) pins_[i].Release();  // before the executor: borrowed pins
     pin_count_ = 0;
+    executor_.reset();
   }
   std::unique_ptr<StreamTask> Detach() override { return std::make_unique<LaunchTask>(std::move(*this)); }
 
@@ -215,13 +212,29 @@ class LaunchTask final : public StreamTask {
   int pin_count_ = 0;
 };
 
+// A one-shot executor's claim on its one launch (its launching flag, set by the caller): given back
+// when the claim ends, unless Keep() -- the launch was queued or run.
+class OneShotClaim {
+ public:
+  OneShotClaim(Executor& executor, bool one_shot) : executor_(one_shot ? &executor : nullptr) {}
+  ~OneShotClaim() {
+    if (executor_ != nullptr) executor_->launching = false;
+  }
+  OneShotClaim(const OneShotClaim&) = delete;
+  OneShotClaim& operator=(const OneShotClaim&) = delete;
+  void Keep() { executor_ = nullptr; }
+
+ private:
+  Executor* executor_;
+};
+
 // Pins the arguments' storage at the addresses of this launch (taken from the executor) into
 // *task. An output that overlaps another argument must do so exactly as at phase one (which
-// planned for it); nothing else may. A one-shot executor's arguments no longer change once its
-// launch began: its pins borrow the executor's references.
-aclnnStatus PrepareArguments(const char* api, LaunchTask* task) {
+// planned for it); nothing else may. borrow: the launch is the one launch of a one-shot executor,
+// whose arguments no longer change (RebindExecutorArgument refuses it): its pins borrow the
+// executor's references.
+aclnnStatus PrepareArguments(const char* api, LaunchTask* task, bool borrow) {
   Executor& executor = task->executor();
-  const bool borrow = executor.launching.load();
   const LaunchSpec& spec = executor.spec;
   const TensorArgument* args = spec.arguments;
   const int count = spec.argument_count;
@@ -342,38 +355,33 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     SetRecentError(std::string(api) + ": workspace is null but " + std::to_string(needed) + " bytes are needed");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  // The task holds the executor from here on (moved: no count taken for it).
-  LaunchTask task(std::move(found), workspace);
-  Executor& executor = task.executor();
-  const bool one_shot = !executor.repeatable;
-  if (one_shot && executor.launching.exchange(true)) {  // another thread launches it right now
+  const bool one_shot = !found->repeatable;
+  if (one_shot && found->launching.exchange(true)) {  // another thread launches it right now
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  // Not launched after all (a refused address or workspace): it may be launched again.
-  // The pins go first: borrowed ones rely on the executor's arguments staying as they are.
-  auto refuse = [&](aclnnStatus status) {
-    task.ReleasePins();
-    if (one_shot) executor.launching = false;
-    task.Release();
-    return status;
-  };
+  // Declared before the task: a launch refused below, or an exception, releases the task's pins
+  // first and then gives the one-shot executor back (it may be launched again).
+  OneShotClaim claim(*found, one_shot);
+  // A one-shot launch's pins borrow the executor's references: its arguments stay as they are now.
+  LaunchTask task(found, workspace);
   // Pin every byte range the launch touches, so that aclrtFree waits for the work.
-  if (aclnnStatus status = PrepareArguments(api, &task)) return refuse(status);
+  if (aclnnStatus status = PrepareArguments(api, &task, /*borrow=*/one_shot)) return status;
   if (needed > 0) {
     std::shared_ptr<Allocation> allocation;
     const void* begin = workspace;
     if (FindDeviceRanges(&begin, &needed, 1, &allocation) >= 0 || !task.AddPin(std::move(allocation))) {
       SetRecentError(std::string(api) + ": workspace " + Hex(workspace) + " + " + std::to_string(needed) + " bytes " +
                      kOutsideDeviceMemory);
-      return refuse(ACLNN_ERR_PARAM_INVALID);
+      return ACLNN_ERR_PARAM_INVALID;
     }
   }
   aclError queued = EnqueueOnStream(api, stream, task);
   if (queued != ACL_SUCCESS) {  // the task was neither run nor queued
     SetRecentError(std::string(api) + ": cannot queue the work: " + aclGetRecentErrMsg());
-    return refuse(ACLNN_ERR_RUNTIME_ERROR);
+    return ACLNN_ERR_RUNTIME_ERROR;
   }
+  claim.Keep();
   if (one_shot) Executors().Remove(handle);  // consumed by this launch
   return ACLNN_SUCCESS;
 }

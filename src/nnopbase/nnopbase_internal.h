@@ -25,15 +25,21 @@ namespace aclcpu {
 // beyond. Read as kernel::Dims.
 class TensorDims {
  public:
+  // Copies only (a moved-from heap list would leave the size without its dims).
+  TensorDims() = default;
+  TensorDims(const TensorDims&) = default;
+  TensorDims& operator=(const TensorDims&) = default;
+
   void assign(const int64_t* first, const int64_t* last) {
-    size_ = static_cast<size_t>(last - first);
-    heap_.assign(size_ > kInPlace ? first : last, last);
-    std::copy(first, size_ > kInPlace ? first : last, in_place_);
+    const size_t count = static_cast<size_t>(last - first);
+    heap_.assign(count > kInPlace ? first : last, last);
+    std::copy(first, count > kInPlace ? first : last, in_place_);
+    size_ = count;
   }
   void assign(size_t count, int64_t value) {
-    size_ = count;
     heap_.assign(count > kInPlace ? count : 0, value);
     std::fill(in_place_, in_place_ + (count > kInPlace ? 0 : count), value);
+    size_ = count;
   }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }

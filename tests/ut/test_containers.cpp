@@ -519,6 +519,32 @@ TEST(SetTensorAddr, RepeatableExecutorRunsOnTheNewMemory) {
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
 }
 
+// A one-shot launch that is refused (here: a dead stream) gives its executor back: it can still be
+// pointed at new memory, and launched once; after that launch it is consumed.
+TEST(SetTensorAddr, OneShotExecutorRefusedAtLaunchIsGivenBack) {
+  support::EnsureRuntime();
+  Call call;
+  uint64_t workspace_size = 1;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
+                                                 &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  aclrtStream not_a_stream = reinterpret_cast<aclrtStream>(&workspace_size);
+  EXPECT_FAILS(aclnnMseLossBackward(nullptr, 0, executor, not_a_stream), ACLNN_ERR_RUNTIME_ERROR,
+               "aclnnMseLossBackward", "not a live stream");
+  support::RawFloatTensor other_self({2, 3}, Floats(6, 7, -1.5f));
+  ASSERT_EQ(aclSetInputTensorAddr(executor, 1, call.self.get(), other_self.data()), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(
+      support::CompareBits(golden::Dtype::kFloat32, Expected(call.grad, other_self, call.target).bits, call.out.Read()),
+      "");
+  EXPECT_FAILS(aclSetInputTensorAddr(executor, 1, call.self.get(), other_self.data()), ACLNN_ERR_PARAM_INVALID,
+               "aclSetInputTensorAddr", "not a live executor");
+}
+
 TEST(SetTensorAddr, ArgumentsAreChecked) {
   support::EnsureRuntime();
   Call call;
