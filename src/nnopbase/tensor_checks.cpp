@@ -136,22 +136,6 @@ std::string FormatName(aclFormat format) {
   }
 }
 
-bool IsPlainFormat(aclFormat format) {
-  switch (format) {
-    case ACL_FORMAT_ND:
-    case ACL_FORMAT_NCHW:
-    case ACL_FORMAT_NHWC:
-    case ACL_FORMAT_NCDHW:
-    case ACL_FORMAT_NDHWC:
-    case ACL_FORMAT_HWCN:
-    case ACL_FORMAT_NC:
-    case ACL_FORMAT_NCL:
-      return true;
-    default:
-      return false;
-  }
-}
-
 aclnnStatus CheckTensorMemory(const char* api, const char* name, const aclTensor& tensor, MemoryRange* storage,
                               ByteSpan* span) {
   // Messages are built only on failure: this runs on every call.

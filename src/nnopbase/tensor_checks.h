@@ -13,8 +13,23 @@ namespace aclcpu {
 ACLCPU_API std::string DataTypeName(aclDataType dtype);
 ACLCPU_API std::string FormatName(aclFormat format);
 
-// ND and the plain layouts (NCHW, NHWC, NCDHW, NDHWC, HWCN, NC, NCL), all read as ND.
-ACLCPU_API bool IsPlainFormat(aclFormat format);
+// ND and the plain layouts (NCHW, NHWC, NCDHW, NDHWC, HWCN, NC, NCL), all read as ND. (Inline:
+// every call checks each of its tensors.)
+inline bool IsPlainFormat(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // 0 when any dim is 0; INT64_MAX when the count overflows int64 (counted when it was described).
 inline int64_t TensorNumel(const aclTensor& tensor) { return tensor.numel; }
