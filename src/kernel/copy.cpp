@@ -47,8 +47,8 @@ CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform
   CopyPlan copy;
   copy.from = source.dtype;
   copy.to = to;
-  const OperandLayout operands[] = {source.Layout(),
-                                    OperandLayout{ElementSize(to), source.shape, ContiguousStrides(source.shape)}};
+  const Shape contiguous = ContiguousStrides(source.shape);
+  const OperandDims operands[] = {source.Operand(), OperandDims(ElementSize(to), source.shape, contiguous)};
   if (!PlanElementwise(source.shape, operands, 2, &copy.plan)) return copy;  // a view phase one checked: never
   copy.threads = ScheduleElementwise(platform, 1, &copy.plan).threads;
   return copy;

@@ -15,7 +15,6 @@ struct TensorView {
   Shape strides;         // elements
   char* data = nullptr;  // the view's first element
 
-  OperandLayout Layout() const { return OperandLayout{ElementSize(dtype), shape, strides}; }
   OperandDims Operand() const { return OperandDims(ElementSize(dtype), shape, strides); }  // read in place
 };
 

@@ -420,12 +420,17 @@ golden::Tensor Expected(const support::RawFloatTensor& g, const support::RawFloa
   return golden::MseLossGrad(g.Golden(), s.Golden(), t.Golden(), 2, golden::Dtype::kFloat32);
 }
 
-// Phase one of call's backward (reduction sum), its executor made repeatable.
-void RepeatableExecutor(const Call& call, uint64_t* workspace_size, aclOpExecutor** executor) {
-  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
-                                                 workspace_size, executor),
+// Phase one of call's backward (reduction 1 mean, 2 sum): a one-shot executor.
+void OneShotExecutor(const Call& call, int64_t reduction, uint64_t* workspace_size, aclOpExecutor** executor) {
+  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), reduction,
+                                                 call.out.get(), workspace_size, executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
+}
+
+// Phase one of call's backward (reduction sum), its executor made repeatable.
+void RepeatableExecutor(const Call& call, uint64_t* workspace_size, aclOpExecutor** executor) {
+  ASSERT_NO_FATAL_FAILURE(OneShotExecutor(call, 2, workspace_size, executor));
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(*executor), ACLNN_SUCCESS);
 }
 
@@ -526,10 +531,7 @@ TEST(SetTensorAddr, OneShotExecutorRefusedAtLaunchIsGivenBack) {
   Call call;
   uint64_t workspace_size = 1;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 2, call.out.get(),
-                                                 &workspace_size, &executor),
-            ACLNN_SUCCESS)
-      << aclGetRecentErrMsg();
+  ASSERT_NO_FATAL_FAILURE(OneShotExecutor(call, 2, &workspace_size, &executor));
   aclrtStream not_a_stream = reinterpret_cast<aclrtStream>(&workspace_size);
   EXPECT_FAILS(aclnnMseLossBackward(nullptr, 0, executor, not_a_stream), ACLNN_ERR_RUNTIME_ERROR,
                "aclnnMseLossBackward", "not a live stream");
@@ -550,10 +552,7 @@ TEST(SetTensorAddr, ArgumentsAreChecked) {
   Call call;
   uint64_t workspace_size = 1;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnMseLossBackwardGetWorkspaceSize(call.grad.get(), call.self.get(), call.target.get(), 1, call.out.get(),
-                                                 &workspace_size, &executor),
-            ACLNN_SUCCESS)
-      << aclGetRecentErrMsg();
+  ASSERT_NO_FATAL_FAILURE(OneShotExecutor(call, 1, &workspace_size, &executor));
   support::RawFloatTensor spare({2, 3}, std::vector<uint32_t>(6, 0));
   support::RawFloatTensor small({2}, std::vector<uint32_t>(2, 0));
   int host[6] = {};
