@@ -19,6 +19,18 @@ struct BFloat16 {
   uint16_t bits;
 };
 
+// Whether the CPU narrows float32 to BF16 itself (x86's AVX512-BF16: VCVTNEPS2BF16), asked once
+// at load. A plain flag, not a function: the kernels' loops read it per vector, and a call there
+// would spill every vector register.
+#if defined(__x86_64__) || defined(__i386__)
+inline const bool kCpuConvertsToBFloat16 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512bf16") != 0;
+}();
+#else
+constexpr bool kCpuConvertsToBFloat16 = false;
+#endif
+
 inline uint32_t FloatBits(float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
