@@ -209,4 +209,9 @@ void BroadcastWalk::Next() {
   }
 }
 
+uint32_t CastInteger(int64_t value, Dtype dtype) {
+  const float rounded = static_cast<float>(static_cast<long double>(value));
+  return Narrow(dtype, rounded);
+}
+
 }  // namespace golden

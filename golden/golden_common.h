@@ -35,6 +35,12 @@ inline float Widen(Dtype dtype, uint32_t bits) {
 // value rounded to dtype, to nearest with ties to even; overflow gives +-inf, NaN stays NaN.
 uint32_t Narrow(Dtype dtype, float value);
 
+// An integer input's value as the aclnn layer's Cast hands it to a kernel computing in dtype
+// (ops-math math/cast/op_kernel/arch35/cast_struct.h: through float32, rounded there to nearest
+// with ties to even, then to dtype the same way; docs/semantics.md). The float32 is rounded from
+// the exact value, which a long double holds for every int64.
+uint32_t CastInteger(int64_t value, Dtype dtype);
+
 // A contiguous tensor: its elements' raw bits in row-major order. A 0-d tensor has one element.
 struct Tensor {
   Dtype dtype = Dtype::kFloat32;

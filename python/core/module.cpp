@@ -308,9 +308,14 @@ py::object L1LossBackward(py::handle grad_output, py::handle self, py::handle ta
   return Call(
       api, {{"grad_output", grad_output}, {"self", self}, {"target", target}}, ParseReduction(reduction), out, dtype,
       [](Operands ops, int64_t) { return BackwardBroadcast(ops); },
-      [](Operands ops) {  // the promotion of the three: one float dtype stays, any mix is FLOAT
-        const aclDataType a = ops[0].dtype();
-        return a == ops[1].dtype() && a == ops[2].dtype() && IsFloatType(a) ? a : ACL_FLOAT;
+      [](Operands ops) {  // aclnn's promotion: one floating dtype stays, a mix of them is FLOAT, and
+                          // integer or bool inputs take the floating one (the C API refuses the rest)
+        aclDataType floating = ACL_DT_UNDEFINED;
+        for (int i = 0; i < 3; ++i) {
+          const aclDataType d = ops[i].dtype();
+          if (IsFloatType(d)) floating = floating == ACL_DT_UNDEFINED || floating == d ? d : ACL_FLOAT;
+        }
+        return floating == ACL_DT_UNDEFINED ? ACL_FLOAT : floating;
       });
 }
 
@@ -368,8 +373,9 @@ dtype), in the callers' kind; arguments as for mse_loss.)");
   m.def("l1_loss_backward", &L1LossBackward, py::arg("grad_output"), py::arg("self"), py::arg("target"),
         py::arg("reduction") = "mean", py::kw_only(), py::arg("out") = py::none(), py::arg("dtype") = py::none(),
         R"(aclnnL1LossBackward: sign(self - target) * grad_output, divided by the broadcast element count
-for "mean", over the broadcast of the three. The result has the promotion of the three dtypes (out=
-may have another float dtype), in the callers' kind; arguments as for mse_loss.)");
+for "mean", over the broadcast of the three. The result has the promotion of the three dtypes (an
+integer or bool input is cast to the floating one; out= may have another float dtype), in the
+callers' kind; arguments as for mse_loss.)");
   m.def(
       "soc_name", [] { return std::string(aclrtGetSocName()); },
       "The SoC the operators compute for (aclrtGetSocName; ACLNN_CPU_SOC_NAME selects it).");

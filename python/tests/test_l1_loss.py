@@ -87,6 +87,23 @@ def test_mixed_dtypes_compute_in_float32():
     assert ref.same_bits(out, ref.l1_loss_backward(g.astype(np.float32), x, y, 1, "float32", ON_950))
 
 
+@pytest.mark.parametrize("integer", [np.int8, np.uint8, np.int16, np.int32, np.int64, np.bool_])
+@pytest.mark.parametrize("floating", [np.float16, np.float32])
+def test_integer_inputs_are_cast_to_the_floating_dtype(integer, floating):
+    # aclnn promotes an integer or bool input with a floating one to the floating dtype and casts
+    # it (to nearest even: numpy's cast of these values is the same rounding); as a torch tensor too.
+    rng = np.random.default_rng(11)
+    values = rng.integers(-300, 300, size=(6, 7)) if integer is not np.bool_ else rng.integers(0, 2, size=(6, 7))
+    s = values.astype(integer)
+    g = randn(6, 7, seed=12).astype(floating)
+    t = (randn(6, 7, seed=13) * 100).astype(floating)
+    out = aclnn_cpu.l1_loss_backward(g, s, t, "mean")
+    assert out.dtype == floating
+    assert ref.same_bits(out, aclnn_cpu.l1_loss_backward(g, s.astype(floating), t, "mean"))
+    from_torch = aclnn_cpu.l1_loss_backward(torch.from_numpy(g), torch.from_numpy(s), torch.from_numpy(t), "mean")
+    assert ref.same_bits(from_torch.numpy(), out)
+
+
 def test_out_with_another_dtype_rounds_twice():
     # The result is rounded to the inputs' dtype (float32) and then cast to out's (float16).
     g, x, y = randn(64, seed=8), randn(64, seed=9), randn(64, seed=10)
@@ -104,6 +121,10 @@ def test_errors_carry_the_c_api_code():
     with pytest.raises(aclnn_cpu.AclnnError) as error:
         aclnn_cpu.l1_loss_backward(x, x, np.ones(3, np.float32))
     assert error.value.code == 161002 and "broadcast" in str(error.value)
+    i = np.ones((2, 2), np.int32)
+    with pytest.raises(aclnn_cpu.AclnnError) as error:  # integers alone promote to INT32
+        aclnn_cpu.l1_loss_backward(i, i, i)
+    assert error.value.code == 161002 and "the promoted dtype INT32" in str(error.value)
 
 
 # ---- ops-nn's golden, restated ------------------------------------------------------------------

@@ -29,6 +29,64 @@ void ConvertLoop(const void*, int64_t n, char* const* ptrs, const int64_t* strid
   }
 }
 
+// n integers from ptrs[0] (of From) to ptrs[1] (of To): rounded to float32, then to To.
+template <typename From, typename To>
+void IntegerCastLoop(const void*, int64_t n, char* const* ptrs, const int64_t* strides) {
+  for (int64_t k = 0; k < n; ++k) {
+    From value;
+    std::memcpy(&value, ptrs[0] + k * strides[0], sizeof value);
+    const To converted = Narrow<To>(static_cast<float>(value));  // the host's conversion: to nearest even
+    std::memcpy(ptrs[1] + k * strides[1], &converted, sizeof converted);
+  }
+}
+
+template <typename From>
+InnerLoop IntegerCastLoopTo(DType to) {
+  return VisitDType(to, [](auto to_type) -> InnerLoop { return &IntegerCastLoop<From, decltype(to_type)>; });
+}
+
+InnerLoop IntegerCastLoopFor(IntegerType from, DType to) {
+  switch (from) {
+    case IntegerType::kBool:  // read as INT8
+    case IntegerType::kInt8:
+      return IntegerCastLoopTo<int8_t>(to);
+    case IntegerType::kUInt8:
+      return IntegerCastLoopTo<uint8_t>(to);
+    case IntegerType::kInt16:
+      return IntegerCastLoopTo<int16_t>(to);
+    case IntegerType::kInt32:
+      return IntegerCastLoopTo<int32_t>(to);
+    case IntegerType::kInt64:
+      return IntegerCastLoopTo<int64_t>(to);
+  }
+  return IntegerCastLoopTo<int64_t>(to);  // not reached: every IntegerType is a case above
+}
+
+int64_t IntegerSize(IntegerType type) {
+  switch (type) {
+    case IntegerType::kInt16:
+      return 2;
+    case IntegerType::kInt32:
+      return 4;
+    case IntegerType::kInt64:
+      return 8;
+    default:
+      return 1;
+  }
+}
+
+// The copy's plan of a source view (element_size bytes each) into a contiguous tensor of `to`.
+CopyPlan PlanContiguous(const OperandDims& source, DType to, InnerLoop loop, const Platform& platform) {
+  CopyPlan copy;
+  copy.loop = loop;
+  const Shape shape(source.shape.begin(), source.shape.end());
+  const Shape contiguous = ContiguousStrides(shape);
+  const OperandDims operands[] = {source, OperandDims(ElementSize(to), shape, contiguous)};
+  if (!PlanElementwise(shape, operands, 2, &copy.plan)) return copy;  // a view phase one checked: never
+  copy.threads = ScheduleElementwise(platform, 1, &copy.plan).threads;
+  return copy;
+}
+
 InnerLoop CopyLoopFor(DType from, DType to) {
   if (from == to) return ElementSize(from) == 4 ? &CopyLoop<4> : &CopyLoop<2>;
   return VisitDType(from, [to](auto from_type) {
@@ -44,19 +102,16 @@ CopyPlan PlanCopyToContiguous(const TensorView& source, const Platform& platform
 }
 
 CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform& platform) {
-  CopyPlan copy;
-  copy.from = source.dtype;
-  copy.to = to;
-  const Shape contiguous = ContiguousStrides(source.shape);
-  const OperandDims operands[] = {source.Operand(), OperandDims(ElementSize(to), source.shape, contiguous)};
-  if (!PlanElementwise(source.shape, operands, 2, &copy.plan)) return copy;  // a view phase one checked: never
-  copy.threads = ScheduleElementwise(platform, 1, &copy.plan).threads;
-  return copy;
+  return PlanContiguous(source.Operand(), to, CopyLoopFor(source.dtype, to), platform);
+}
+
+CopyPlan PlanIntegerCast(IntegerType from, Dims shape, Dims strides, DType to, const Platform& platform) {
+  return PlanContiguous(OperandDims(IntegerSize(from), shape, strides), to, IntegerCastLoopFor(from, to), platform);
 }
 
 void RunCopy(const CopyPlan& copy, const char* source, char* dst, ParallelRunner& runner) {
   char* bases[] = {const_cast<char*>(source), dst};
-  RunElementwise(copy.plan, bases, CopyLoopFor(copy.from, copy.to), nullptr, runner, copy.threads);
+  RunElementwise(copy.plan, bases, copy.loop, nullptr, runner, copy.threads);
 }
 
 bool ReadsAcrossMemory(const TensorView& view) {

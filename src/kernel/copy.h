@@ -14,8 +14,7 @@ namespace kernel {
 struct CopyPlan {
   ElementwisePlan plan;  // source, then the contiguous copy
   int threads = 1;
-  DType from = DType::kFloat32;  // the source's dtype and the copy's
-  DType to = DType::kFloat32;
+  InnerLoop loop = nullptr;  // each element read, converted and written
 };
 
 // Plans the copy of `source` (its data unused) into a contiguous tensor of its shape and dtype
@@ -24,6 +23,15 @@ struct CopyPlan {
 // along its contiguous dim.
 CopyPlan PlanCopyToContiguous(const TensorView& source, const Platform& platform);
 CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform& platform);
+
+// Plans the cast of a view of integers (dims and strides in elements; its data unused) into a
+// contiguous tensor of dtype `to`, as ops-math's Cast on 950 rounds (math/cast/op_kernel/arch35/
+// cast_struct.h): the integer to float32 to nearest, ties to even (RINT), then that to `to` the same
+// way. That is each of its routes: INT32 and INT64 to FLOAT RINT; INT64 to FLOAT16 or BF16 and
+// INT16 or INT32 to BF16 through FLOAT; BOOL, INT8 and UINT8 through FLOAT16 (exact); INT16 and INT32
+// to FLOAT16 directly, RINT -- the same, as every integer below 2^24 is exact in float32 and every
+// one from 65520 up becomes inf either way. A BOOL byte is read as INT8, as that Cast reads it.
+CopyPlan PlanIntegerCast(IntegerType from, Dims shape, Dims strides, DType to, const Platform& platform);
 
 // Runs a planned copy from source (the view's first element) to dst.
 void RunCopy(const CopyPlan& copy, const char* source, char* dst, ParallelRunner& runner);

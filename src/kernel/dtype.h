@@ -47,6 +47,37 @@ inline bool DTypeFromAcl(int acl, DType* dtype) {
   return false;
 }
 
+// The integer and bool element types an aclnn layer casts an input from to the dtype a kernel
+// computes in (l0op::Cast, staged by PhaseOne::StageCast); the engine computes with none of them.
+enum class IntegerType : uint8_t { kBool, kInt8, kUInt8, kInt16, kInt32, kInt64 };
+
+// The IntegerType of an aclDataType value (acl_base.h: BOOL 12, INT8 2, UINT8 4, INT16 6, INT32 3,
+// INT64 9); false for any other.
+inline bool IntegerTypeFromAcl(int acl, IntegerType* type) {
+  switch (acl) {
+    case 12:
+      *type = IntegerType::kBool;
+      return true;
+    case 2:
+      *type = IntegerType::kInt8;
+      return true;
+    case 4:
+      *type = IntegerType::kUInt8;
+      return true;
+    case 6:
+      *type = IntegerType::kInt16;
+      return true;
+    case 3:
+      *type = IntegerType::kInt32;
+      return true;
+    case 9:
+      *type = IntegerType::kInt64;
+      return true;
+    default:
+      return false;
+  }
+}
+
 // aclnn's type promotion over the floating types: equal types stay; any other pair computes in
 // FLOAT (FLOAT16 with BF16 has no common 16-bit type).
 constexpr DType PromoteTypes(DType a, DType b) { return a == b ? a : DType::kFloat32; }

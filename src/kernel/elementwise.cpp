@@ -285,6 +285,9 @@ bool UseBlockedTiles(ElementwisePlan* plan) {
   for (int i = 0; i < plan->num_operands; ++i) {
     const int64_t stride = plan->byte_strides[i][inner];
     if (stride == 0 || stride == plan->element_size[i]) continue;
+    // A block stages elements of 2 or 4 bytes (StageBlock, UnstageBlock): others (an integer
+    // input's cast: 1 or 8) walk their strides.
+    if (plan->element_size[i] != 2 && plan->element_size[i] != 4) return false;
     staged |= 1u << i;
     for (int d = 0; d < inner && block_dim < 0; ++d) {
       if (plan->byte_strides[i][d] == plan->element_size[i]) block_dim = d;

@@ -84,7 +84,7 @@ void SetTiles(ElementwisePlan* plan, int64_t tile_elems);
 
 // Switches the plan to blocked tiles when an operand steps across its memory along the inner dim
 // but runs contiguously along another: reading or writing it row by row would touch a new cache
-// line per element. Returns whether it did.
+// line per element (only for operands of 2- or 4-byte elements). Returns whether it did.
 bool UseBlockedTiles(ElementwisePlan* plan);
 
 // How every run of a plan steps through its operands, chosen once per call so that the inner

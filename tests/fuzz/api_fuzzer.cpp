@@ -498,8 +498,9 @@ void JudgeMemory(const char* name, const Spec& s, const Input& input, Verdict* v
 }
 
 // The model of the backward APIs' phase one. aclnnMseLossBackward: one dtype of the three inputs,
-// plain formats. aclnnL1LossBackward (promotes): any float dtypes, promoted (a mix is FLOAT), out
-// any float dtype, plain formats, out's rank checked too.
+// plain formats. aclnnL1LossBackward (promotes): float dtypes promoted (a mix is FLOAT), INT8,
+// INT32 or BOOL inputs with them cast to that; out any float dtype, plain formats, out's rank
+// checked too.
 Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input,
                       bool promotes) {
   Verdict v;
@@ -521,10 +522,22 @@ Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size,
   const Spec& target = slots[2].spec;
   const Spec& out = slots[3].spec;
   if (promotes) {
+    // Over the dtypes generated here: the floating ones promote among themselves (one: itself; a
+    // mix: FLOAT) and take INT8, INT32 or BOOL inputs (cast to them); DOUBLE promotes to DOUBLE,
+    // which is not computed, as is a promotion of integers alone; INT4 and the undefined ones
+    // promote with nothing.
     const auto is_float = [](aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; };
-    const bool one_dtype = grad.dtype == self.dtype && target.dtype == self.dtype;
-    if (!is_float(grad.dtype) || !is_float(self.dtype) || !is_float(target.dtype) ||
-        !Computable(one_dtype ? self.dtype : ACL_FLOAT) || !is_float(out.dtype)) {
+    const auto is_integer = [](aclDataType d) { return d == ACL_INT8 || d == ACL_INT32 || d == ACL_BOOL; };
+    aclDataType floating = ACL_DT_UNDEFINED;
+    bool promotes_to_float = true;
+    for (aclDataType d : {grad.dtype, self.dtype, target.dtype}) {
+      if (is_float(d)) {
+        floating = floating == ACL_DT_UNDEFINED || floating == d ? d : ACL_FLOAT;
+      } else if (!is_integer(d)) {
+        promotes_to_float = false;
+      }
+    }
+    if (!promotes_to_float || floating == ACL_DT_UNDEFINED || !Computable(floating) || !is_float(out.dtype)) {
       v.Invalid("dtypes");
     }
   } else if (!Computable(self.dtype) || grad.dtype != self.dtype || target.dtype != self.dtype ||
@@ -833,8 +846,26 @@ golden::Tensor BackwardGolden(const Slot (&slots)[4], int64_t reduction, const I
 golden::Tensor L1BackwardGolden(const Slot (&slots)[4], int64_t reduction, const Input& input) {
   golden::L1GradRoute route;
   route.npu = TheNpu();
-  return golden::L1LossGrad(ReadView(slots[0].spec, input), ReadView(slots[1].spec, input),
-                            ReadView(slots[2].spec, input), static_cast<int>(reduction), ToGolden(slots[3].spec.dtype),
+  // An integer or bool input enters as the aclnn layer's cast of it to the promoted floating dtype.
+  aclDataType floating = ACL_DT_UNDEFINED;
+  for (int i = 0; i < 3; ++i) {
+    const aclDataType d = slots[i].spec.dtype;
+    if (d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16) {
+      floating = floating == ACL_DT_UNDEFINED || floating == d ? d : ACL_FLOAT;
+    }
+  }
+  golden::Tensor inputs[3];
+  for (int i = 0; i < 3; ++i) {
+    const Spec& spec = slots[i].spec;
+    inputs[i] = ReadView(spec, input);
+    if (spec.dtype != ACL_INT8 && spec.dtype != ACL_INT32 && spec.dtype != ACL_BOOL) continue;
+    inputs[i].dtype = ToGolden(floating);
+    for (uint32_t& bits : inputs[i].bits) {
+      const int64_t value = spec.dtype == ACL_INT32 ? static_cast<int32_t>(bits) : static_cast<int8_t>(bits);
+      bits = golden::CastInteger(value, inputs[i].dtype);
+    }
+  }
+  return golden::L1LossGrad(inputs[0], inputs[1], inputs[2], static_cast<int>(reduction), ToGolden(slots[3].spec.dtype),
                             route);
 }
 

@@ -94,8 +94,38 @@ uint32_t FloatBits(float value) {
   return bits;
 }
 
+// As CANN's messages print the dtypes (ge::DataType names, less "DT_").
 const char* DtypeName(aclDataType dtype) {
-  return dtype == ACL_FLOAT ? "FLOAT" : dtype == ACL_FLOAT16 ? "FLOAT16" : dtype == ACL_BF16 ? "BF16" : "other";
+  switch (dtype) {
+    case ACL_FLOAT:
+      return "FLOAT";
+    case ACL_FLOAT16:
+      return "FLOAT16";
+    case ACL_BF16:
+      return "BF16";
+    case ACL_BOOL:
+      return "BOOL";
+    case ACL_INT8:
+      return "INT8";
+    case ACL_UINT8:
+      return "UINT8";
+    case ACL_INT16:
+      return "INT16";
+    case ACL_UINT16:
+      return "UINT16";
+    case ACL_INT32:
+      return "INT32";
+    case ACL_UINT32:
+      return "UINT32";
+    case ACL_INT64:
+      return "INT64";
+    case ACL_UINT64:
+      return "UINT64";
+    case ACL_DOUBLE:
+      return "DOUBLE";
+    default:
+      return "other";
+  }
 }
 
 std::string Describe(const Shape& s) {
@@ -860,27 +890,40 @@ TEST_F(L1LossBackwardValidation, ReductionOutOfRange) {  // UT 12
 }
 
 TEST_F(L1LossBackwardValidation, IntegerOnlyInputs) {  // UT 16
+  // Inputs of one dtype promote to it (opbase's PromoteType), which the operator does not compute.
   for (aclDataType bad : {ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE}) {
     auto g = Make({6, 2, 1, 2}, bad), s = Make({6, 2, 1, 2}, bad), t = Make({6, 2, 1, 2}, bad);
     auto o = Make({6, 2, 1, 2});
     EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 0, o->get()), ACLNN_ERR_PARAM_INVALID) << bad;
-    ExpectMessageHas("gradOutput dtype");
+    ExpectMessageHas(std::string("the promoted dtype ") + DtypeName(bad) + " of gradOutput");
     ExpectMessageHas("FLOAT, FLOAT16 or BF16");
   }
+  // Two integer dtypes promote to the wider, INT8 with UINT8 to INT16 (kPromoteTypesLookup).
+  auto i8 = Make({4}, ACL_INT8), u8 = Make({4}, ACL_UINT8), i64 = Make({4}, ACL_INT64), o = Make({4});
+  EXPECT_EQ(PhaseOne(i8->get(), u8->get(), i8->get(), 0, o->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("the promoted dtype INT16 of gradOutput INT8, self UINT8, target INT8");
+  EXPECT_EQ(PhaseOne(i8->get(), u8->get(), i64->get(), 0, o->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("the promoted dtype INT64");
 }
 
-// ops-nn promotes an integer input with a floating one (INT32 with FLOAT: FLOAT) and casts it; the
-// engine has no integer kernels, so such a mix is refused (docs/semantics.md, "L1LossBackward": a known gap).
-TEST_F(L1LossBackwardValidation, IntegerMixedWithFloatIsAKnownGap) {
-  for (int position = 0; position < 3; ++position) {
-    auto g = Make({4}, position == 0 ? ACL_INT32 : ACL_FLOAT), s = Make({4}, position == 1 ? ACL_INT32 : ACL_FLOAT),
-         t = Make({4}, position == 2 ? ACL_INT32 : ACL_FLOAT), o = Make({4});
-    EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 1, o->get()), ACLNN_ERR_PARAM_INVALID);
-    ExpectMessageHas(std::string(position == 0   ? "gradOutput"
-                                 : position == 1 ? "self"
-                                                 : "target") +
-                     " dtype INT32 is not one aclnn-cpu computes with");
+// The unsigned types wider than 8 bits promote with no other (their rows of opbase's table are
+// undefined but for complex), so a mix with them is refused before anything else about dtypes.
+TEST_F(L1LossBackwardValidation, WideUnsignedInputsDoNotPromote) {
+  for (aclDataType wide : {ACL_UINT16, ACL_UINT32, ACL_UINT64}) {
+    auto g = Make({4}), s = Make({4}, wide), t = Make({4}), o = Make({4});
+    EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 0, o->get()), ACLNN_ERR_PARAM_INVALID) << wide;
+    ExpectMessageHas(std::string("gradOutput FLOAT, self ") + DtypeName(wide) + " cannot be promoted to one dtype");
+    auto same = Make({4}, wide), f = Make({4});
+    EXPECT_EQ(PhaseOne(same->get(), same->get(), f->get(), 0, o->get()), ACLNN_ERR_PARAM_INVALID) << wide;
+    ExpectMessageHas("target FLOAT cannot be promoted to one dtype");
   }
+  // Not symmetric: PromoteType(UINT16, COMPLEX64) is COMPLEX64 (refused as not computed), while
+  // (COMPLEX64, UINT16) is undefined: ops-nn promotes (gradOutput, self), then (target, that).
+  auto u16 = Make({4}, ACL_UINT16), c64 = Make({4}, ACL_COMPLEX64), o = Make({4}, ACL_COMPLEX64);
+  EXPECT_EQ(PhaseOne(u16->get(), c64->get(), c64->get(), 0, o->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("the promoted dtype COMPLEX64");
+  EXPECT_EQ(PhaseOne(c64->get(), u16->get(), c64->get(), 0, o->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("gradOutput COMPLEX64, self UINT16 cannot be promoted to one dtype");
 }
 
 TEST_F(L1LossBackwardValidation, FloatResultIntoAnIntegerGradInput) {  // UT 15
@@ -892,6 +935,11 @@ TEST_F(L1LossBackwardValidation, FloatResultIntoAnIntegerGradInput) {  // UT 15
   auto g = Make({4}, ACL_FLOAT16), s = Make({4}, ACL_BF16), t = Make({4}, ACL_FLOAT16), o = Make({4}, ACL_INT32);
   EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 1, o->get()), ACLNN_ERR_PARAM_INVALID);
   ExpectMessageHas("the result dtype FLOAT cannot be cast to gradInput dtype INT32");  // FLOAT16 + BF16: FLOAT
+  // CanCast comes before the SoC's list: an integer result into a FLOAT gradInput is castable (and
+  // then not computed), into a BOOL one not.
+  auto i32 = Make({4}, ACL_INT32), b = Make({4}, ACL_BOOL);
+  EXPECT_EQ(PhaseOne(i32->get(), i32->get(), i32->get(), 1, b->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("the result dtype INT32 cannot be cast to gradInput dtype BOOL");
   // ops-nn casts into DOUBLE (CanCast holds); the engine stores no DOUBLE: refused, and said so.
   auto d = Make({4}, ACL_DOUBLE);
   EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 1, d->get()), ACLNN_ERR_PARAM_INVALID);
@@ -1187,6 +1235,91 @@ TEST_F(L1LossBackwardRoutes, Bf16WhereTheSocsAclnnLayerTakesIt) {
 
 // ops-nn's UT ascend950_input_scalar_grads: a 0-d gradOutput (the arch35 kernel's scalar path on
 // 950; broadcast by the aclnn layer elsewhere), on every SoC.
+// An integer or bool input with floating ones computes in their promoted floating dtype, the input
+// cast to it first as ops-math's Cast rounds (through float32, to nearest even: INT64 2^24 + 1 is
+// 2^24, and then to BF16 2^24 as well; INT32 70000 is inf in FLOAT16), read through any strides.
+TEST_F(L1LossBackwardRoutes, IntegerInputsAreCastToThePromotedDtype) {
+  std::mt19937 rng(77);
+  const Shape shape{5, 7};
+  const int64_t n = 35;
+  auto integers = [&](aclDataType dtype) {
+    std::vector<int64_t> special;
+    switch (dtype) {
+      case ACL_BOOL:
+        special = {0, 1};
+        break;
+      case ACL_INT8:
+        special = {-128, 127, 0, -1, 1, 3};
+        break;
+      case ACL_UINT8:
+        special = {0, 255, 128, 1, 7};
+        break;
+      case ACL_INT16:
+        special = {-32768, 32767, 2049, 2051, 4097, -3};
+        break;
+      case ACL_INT32:
+        special = {70000, -70000, 65519, 65520, 2049, 16777217, 2147483647, -2147483647 - 1, 257, 0};
+        break;
+      default:  // INT64
+        // 2^54 + 2^30 + 1 rounds once to 2^54 + 2^31; through double it would land on the tie and
+        // go to 2^54.
+        special = {16777217,
+                   33554435,
+                   (int64_t{1} << 53) + 1,
+                   (int64_t{1} << 54) + (int64_t{1} << 30) + 1,
+                   INT64_MAX,
+                   INT64_MIN,
+                   65520,
+                   -257,
+                   0};
+        break;
+    }
+    std::vector<int64_t> values(n);
+    for (int64_t i = 0; i < n; ++i) {
+      values[i] = i < static_cast<int64_t>(special.size()) ? special[i] : static_cast<int64_t>(rng() % 600) - 300;
+      if (dtype == ACL_BOOL) values[i] &= 1;
+      if (dtype == ACL_UINT8) values[i] &= 0xff;
+      if (dtype == ACL_INT8) values[i] = static_cast<int8_t>(values[i]);
+    }
+    return values;
+  };
+  for (aclDataType integer : {ACL_BOOL, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64}) {
+    for (aclDataType floating : Dtypes()) {
+      for (int position = 0; position < 3; ++position) {
+        SCOPED_TRACE(std::string(DtypeName(integer)) + " with " + DtypeName(floating) + " in position " +
+                     std::to_string(position) + " on " + aclrtGetSocName());
+        const Layout layout = position == 1 ? Layout::kTransposed : Layout::kContiguous;
+        DeviceTensor g(position == 0 ? integer : floating, shape, layout);
+        DeviceTensor s(position == 1 ? integer : floating, shape, layout);
+        DeviceTensor t(position == 2 ? integer : floating, shape, Layout::kContiguous);
+        golden::Tensor golden_inputs[3];
+        DeviceTensor* tensors[] = {&g, &s, &t};
+        for (int k = 0; k < 3; ++k) {
+          if (k == position) {
+            const std::vector<int64_t> values = integers(integer);
+            tensors[k]->WriteIntegers(values);
+            // The golden's inputs: the cast's result, in the promoted dtype (the floating one).
+            golden_inputs[k] = golden::Tensor{support::ToGolden(floating), shape, {}};
+            for (int64_t v : values)
+              golden_inputs[k].bits.push_back(golden::CastInteger(v, support::ToGolden(floating)));
+          } else {
+            tensors[k]->Write(support::RandomBits(floating, n, support::ValueClass::kNormal, rng));
+            golden_inputs[k] = tensors[k]->ToGoldenTensor();
+          }
+        }
+        for (int reduction : {0, 1}) {
+          DeviceTensor out(floating, shape, Layout::kContiguous);
+          const golden::Tensor expected = golden::L1LossGrad(golden_inputs[0], golden_inputs[1], golden_inputs[2],
+                                                             reduction, support::ToGolden(floating), Route());
+          ASSERT_EQ(RunL1LossBackward(g.get(), s.get(), t.get(), reduction, out.get()), ACLNN_SUCCESS)
+              << aclGetRecentErrMsg();
+          EXPECT_EQ(support::CompareBits(support::ToGolden(floating), expected.bits, out.Read()), "");
+        }
+      }
+    }
+  }
+}
+
 TEST_F(L1LossBackwardRoutes, ScalarGradOutput) {
   for (aclDataType dtype : Dtypes()) {
     for (int reduction = 0; reduction < 3; ++reduction) {

@@ -55,7 +55,10 @@ golden::Dtype ToGolden(aclDataType dtype) {
                             : (dtype == ACL_FLOAT16 ? golden::Dtype::kFloat16 : golden::Dtype::kBFloat16);
 }
 
-size_t ElementBytes(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
+size_t ElementBytes(aclDataType dtype) {
+  const size_t size = aclDataTypeSize(dtype);
+  return size > 0 ? size : 2;  // a dtype of no whole bytes: tensors only refused
+}
 
 golden::Npu CurrentNpu() {
   const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile();
@@ -158,6 +161,7 @@ std::vector<uint32_t> DeviceTensor::Read() const {
     throw std::runtime_error(std::string("aclrtMemcpy failed: ") + aclGetRecentErrMsg());
   }
   const size_t bytes = ElementBytes(dtype_);
+  if (bytes > sizeof(uint32_t)) throw std::logic_error("DeviceTensor::Read: elements of more than 32 bits");
   std::vector<uint32_t> bits;
   for (int64_t index : ViewIndices()) {
     uint32_t value = 0;
@@ -189,12 +193,30 @@ int64_t DeviceTensor::ChangedBytesOutsideView(unsigned char pattern) const {
 }
 
 void DeviceTensor::Write(const std::vector<uint32_t>& bits) {
+  if (ElementBytes(dtype_) > sizeof(uint32_t)) throw std::logic_error("DeviceTensor::Write: use WriteIntegers");
   std::vector<unsigned char> host(storage_bytes_);
   if (storage_bytes_ == 0) return;
   aclrtMemcpy(host.data(), host.size(), storage_, storage_bytes_, ACL_MEMCPY_DEVICE_TO_HOST);
   const size_t bytes = ElementBytes(dtype_);
   const std::vector<int64_t> indices = ViewIndices();
   for (size_t i = 0; i < indices.size(); ++i) std::memcpy(host.data() + indices[i] * bytes, &bits[i], bytes);
+  if (aclrtMemcpy(storage_, storage_bytes_, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
+    throw std::runtime_error(std::string("aclrtMemcpy failed: ") + aclGetRecentErrMsg());
+  }
+}
+
+void DeviceTensor::WriteIntegers(const std::vector<int64_t>& values) {
+  std::vector<uint32_t> low(values.size());
+  if (ElementBytes(dtype_) <= sizeof(uint32_t)) {
+    for (size_t i = 0; i < values.size(); ++i) low[i] = static_cast<uint32_t>(values[i]);  // two's complement
+    Write(low);
+    return;
+  }
+  std::vector<unsigned char> host(storage_bytes_);
+  if (storage_bytes_ == 0) return;
+  aclrtMemcpy(host.data(), host.size(), storage_, storage_bytes_, ACL_MEMCPY_DEVICE_TO_HOST);
+  const std::vector<int64_t> indices = ViewIndices();
+  for (size_t i = 0; i < indices.size(); ++i) std::memcpy(host.data() + indices[i] * 8, &values[i], 8);
   if (aclrtMemcpy(storage_, storage_bytes_, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
     throw std::runtime_error(std::string("aclrtMemcpy failed: ") + aclGetRecentErrMsg());
   }

@@ -59,6 +59,9 @@ class DeviceTensor {
   // The view's elements in row-major order, as raw bits (16 or 32 of them).
   std::vector<uint32_t> Read() const;
   void Write(const std::vector<uint32_t>& bits);
+  // An integer or bool tensor's elements in row-major order (each value's low bytes, as many as
+  // the dtype has).
+  void WriteIntegers(const std::vector<int64_t>& values);
   golden::Tensor ToGoldenTensor() const { return golden::Tensor{ToGolden(dtype_), shape_, Read()}; }
   // Every byte of the storage, as it is now.
   std::vector<unsigned char> ReadStorage() const;

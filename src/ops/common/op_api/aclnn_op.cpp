@@ -117,40 +117,53 @@ aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& al
                                            ComputedList(allowed));
 }
 
-aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, const std::vector<kernel::DType>& allowed,
-                                     kernel::DType* promoted) const {
-  bool first = true;
-  for (int param : params) {
-    kernel::DType dtype;
-    if (!kernel::DTypeFromAcl(tensor(param).dtype, &dtype)) {
-      return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
-                                               " is not one aclnn-cpu computes with; expected FLOAT, FLOAT16 or BF16");
-    }
-    *promoted = first ? dtype : kernel::PromoteTypes(*promoted, dtype);
-    first = false;
-  }
-  if (Computes(*promoted, allowed)) return ACLNN_SUCCESS;
+aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
+                                     const std::vector<kernel::DType>& allowed, kernel::DType* promoted) const {
+  // ops-nn: PromoteType(gradOutput, self), then PromoteType(target, that) -- the next one first
+  // (the table is not symmetric).
+  aclDataType result = ACL_DT_UNDEFINED;
   std::string names;
+  int k = 0;
   for (int param : params) {
-    names += std::string(names.empty() ? "" : ", ") + name(param) + " " + DataTypeName(tensor(param).dtype);
+    const aclDataType dtype = tensor(param).dtype;
+    result = k == 0 ? dtype : (k == 1 ? PromoteType(result, dtype) : PromoteType(dtype, result));
+    ++k;
+    names += std::string(names.empty() ? "" : ", ") + name(param) + " " + DataTypeName(dtype);
+    if (result == ACL_DT_UNDEFINED) return Fail(ACLNN_ERR_PARAM_INVALID, names + " cannot be promoted to one dtype");
   }
-  return Fail(ACLNN_ERR_PARAM_INVALID, "the promoted dtype " + std::string(kernel::DTypeName(*promoted)) + " of " +
-                                           names + " is not one the operator computes on " + soc_->name +
-                                           "; expected " + ComputedList(allowed));
+  // ops-nn's CanCast (opbase data_type_utils.h): a complex result only into a complex out, a
+  // floating one not into an integer out, only a bool one into a bool out.
+  const aclDataType stored = tensor(out).dtype;
+  const auto complex = [](aclDataType d) { return d == ACL_COMPLEX32 || d == ACL_COMPLEX64 || d == ACL_COMPLEX128; };
+  const auto floating = [](aclDataType d) {
+    return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16 || d == ACL_DOUBLE;
+  };
+  const auto integral = [](aclDataType d) {
+    return d == ACL_INT8 || d == ACL_UINT8 || d == ACL_INT16 || d == ACL_UINT16 || d == ACL_INT32 || d == ACL_UINT32 ||
+           d == ACL_INT64 || d == ACL_UINT64;
+  };
+  if ((complex(result) && !complex(stored)) || (floating(result) && integral(stored)) ||
+      (result != ACL_BOOL && stored == ACL_BOOL)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, std::string("the result dtype ") + DataTypeName(result) +
+                                             " cannot be cast to " + name(out) + " dtype " + DataTypeName(stored));
+  }
+  if (!kernel::DTypeFromAcl(result, promoted) || !Computes(*promoted, allowed)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "the promoted dtype " + std::string(DataTypeName(result)) + " of " + names +
+                                             " is not one the operator computes on " + soc_->name + "; expected " +
+                                             ComputedList(allowed));
+  }
+  kernel::DType engine_out;
+  if (!kernel::DTypeFromAcl(stored, &engine_out)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "the result dtype " + std::string(DataTypeName(result)) +
+                                             " is not stored by aclnn-cpu as " + name(out) + " dtype " +
+                                             DataTypeName(stored) + "; expected FLOAT, FLOAT16 or BF16");
+  }
+  return ACLNN_SUCCESS;
 }
 
-aclnnStatus PhaseOne::CheckCastTo(kernel::DType result, int out) const {
-  const aclDataType dtype = tensor(out).dtype;
-  kernel::DType stored;
-  if (kernel::DTypeFromAcl(dtype, &stored)) return ACLNN_SUCCESS;
-  // ops-nn's CanCast: a floating result never goes into an integral or bool tensor.
-  const bool integral = dtype == ACL_BOOL || dtype == ACL_INT8 || dtype == ACL_UINT8 || dtype == ACL_INT16 ||
-                        dtype == ACL_UINT16 || dtype == ACL_INT32 || dtype == ACL_UINT32 || dtype == ACL_INT64 ||
-                        dtype == ACL_UINT64;
-  const std::string what = std::string("the result dtype ") + kernel::DTypeName(result) +
-                           (integral ? " cannot be cast to " : " is not stored by aclnn-cpu as ") + name(out) +
-                           " dtype " + DataTypeName(dtype);
-  return Fail(ACLNN_ERR_PARAM_INVALID, what + "; expected FLOAT, FLOAT16 or BF16");
+bool PhaseOne::HoldsIntegers(int param) const {
+  kernel::IntegerType type;
+  return kernel::IntegerTypeFromAcl(tensor(param).dtype, &type);
 }
 
 aclnnStatus PhaseOne::CheckSameDtype(int param, int reference) const {
@@ -308,7 +321,11 @@ std::vector<StagedInput> PhaseOne::StageInputsReadAcross(std::initializer_list<i
 
 StagedInput PhaseOne::StageCast(int param, kernel::TensorView* view, kernel::DType to) {
   const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(to));
-  StagedInput entry{param, kernel::PlanCopyToContiguous(*view, to, KernelPlatform()), ReserveWorkspace(bytes)};
+  kernel::IntegerType integer;
+  const kernel::CopyPlan copy = kernel::IntegerTypeFromAcl(tensor(param).dtype, &integer)
+                                    ? kernel::PlanIntegerCast(integer, view->shape, view->strides, to, KernelPlatform())
+                                    : kernel::PlanCopyToContiguous(*view, to, KernelPlatform());
+  StagedInput entry{param, copy, ReserveWorkspace(bytes)};
   view->strides = kernel::ContiguousStrides(view->shape);  // the kernel reads the copy
   view->dtype = to;
   return entry;
@@ -337,6 +354,60 @@ aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** exec
   workspace_size_ = 0;
   return Finish(
       {}, [](LaunchArgs&) {}, workspace_size, executor);
+}
+
+namespace {
+
+// The rank of an integer or bool dtype in promotion (a wider signed type takes a narrower one);
+// -1 for any other.
+int IntegerRank(aclDataType d) {
+  switch (d) {
+    case ACL_BOOL:
+      return 0;
+    case ACL_INT8:
+    case ACL_UINT8:
+      return 1;
+    case ACL_INT16:
+      return 2;
+    case ACL_INT32:
+      return 3;
+    case ACL_INT64:
+      return 4;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+aclDataType PromoteType(aclDataType a, aclDataType b) {
+  const auto known = [](aclDataType d) {
+    return IntegerRank(d) >= 0 || d == ACL_UINT16 || d == ACL_UINT32 || d == ACL_UINT64 || d == ACL_FLOAT16 ||
+           d == ACL_BF16 || d == ACL_FLOAT || d == ACL_DOUBLE || d == ACL_COMPLEX32 || d == ACL_COMPLEX64 ||
+           d == ACL_COMPLEX128;
+  };
+  if (!known(a) || !known(b)) return ACL_DT_UNDEFINED;
+  if (a == b) return a;
+  const auto wide_unsigned = [](aclDataType d) { return d == ACL_UINT16 || d == ACL_UINT32 || d == ACL_UINT64; };
+  if (wide_unsigned(a)) {  // its table row: only a complex column has a type
+    if (b == ACL_COMPLEX64) return a == ACL_UINT64 ? ACL_COMPLEX128 : ACL_COMPLEX64;
+    return b == ACL_COMPLEX128 ? ACL_COMPLEX128 : ACL_DT_UNDEFINED;
+  }
+  if (wide_unsigned(b)) return ACL_DT_UNDEFINED;
+  const auto either = [&](aclDataType d) { return a == d || b == d; };
+  if (either(ACL_COMPLEX32) || either(ACL_COMPLEX64) || either(ACL_COMPLEX128)) {
+    if (either(ACL_COMPLEX128) || either(ACL_DOUBLE)) return ACL_COMPLEX128;
+    if (either(ACL_COMPLEX64) || either(ACL_FLOAT) || either(ACL_BF16)) return ACL_COMPLEX64;
+    return ACL_COMPLEX32;  // with FLOAT16, an integer or bool
+  }
+  if (either(ACL_DOUBLE)) return ACL_DOUBLE;
+  const auto floating = [](aclDataType d) { return d == ACL_FLOAT16 || d == ACL_BF16 || d == ACL_FLOAT; };
+  if (floating(a) && floating(b)) return ACL_FLOAT;  // two different ones (FLOAT16 with BF16 too)
+  if (floating(a)) return a;                         // with an integer or bool
+  if (floating(b)) return b;
+  // Two different integer or bool dtypes: the wider; INT8 with UINT8 is INT16.
+  if (IntegerRank(a) == 1 && IntegerRank(b) == 1) return ACL_INT16;
+  return IntegerRank(a) > IntegerRank(b) ? a : b;
 }
 
 aclnnStatus GuardedLaunch(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,

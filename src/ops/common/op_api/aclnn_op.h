@@ -108,15 +108,15 @@ class PhaseOne {
   // takes -- BF16 only where it has it (ops-nn GetDtypeSupportListV2: not on 310P) -- else 161002,
   // "<name> dtype X is not one the operator computes on <SoC>; expected FLOAT, FLOAT16 or BF16".
   aclnnStatus CheckDtype(int param, const std::vector<kernel::DType>& allowed) const;
-  // aclnn's promotion of the params' dtypes (kernel::PromoteTypes, in the order given) into
-  // *promoted, which must be one of allowed that the SoC's aclnn layer takes. 161002 for an input
-  // of a dtype the engine has no kernels for, and for a promotion outside the list.
-  aclnnStatus CheckPromotion(std::initializer_list<int> params, const std::vector<kernel::DType>& allowed,
+  // The dtype the inputs compute in, as ops-nn's aclnn layers check it (loss/l1_loss_grad/op_api/
+  // aclnn_l1_loss_backward.cpp, CheckDtypeValid), each failure 161002: the params' dtypes promoted
+  // (PromoteType: the first two, then each next one with the result) -- none for a pair the table
+  // does not promote; the result castable to out's dtype (CanCast); the result one of allowed that
+  // the SoC's aclnn layer takes, into *promoted; then out a dtype the engine stores (FLOAT, FLOAT16
+  // or BF16: ops-nn also casts into DOUBLE or complex, which the engine does not store -- a gap,
+  // docs/semantics.md). An integer or bool input is then cast to *promoted by StageCast.
+  aclnnStatus CheckPromotion(std::initializer_list<int> params, int out, const std::vector<kernel::DType>& allowed,
                              kernel::DType* promoted) const;
-  // The result, of dtype `result`, can be cast to out's dtype: out is FLOAT, FLOAT16 or BF16; else
-  // 161002 -- as ops-nn's CanCast for an integral or bool out, and for DOUBLE or a complex out,
-  // which ops-nn casts to and the engine does not store (docs/semantics.md).
-  aclnnStatus CheckCastTo(kernel::DType result, int out) const;
   // 161002 "<name> dtype X differs from <reference> dtype Y".
   aclnnStatus CheckSameDtype(int param, int reference) const;
   // 161002 "<name> has N dims; at most 8 are supported" (kernel::kMaxRank).
@@ -130,6 +130,10 @@ class PhaseOne {
   // Every view inside its storage and every storage inside one live allocation; outputs whose
   // elements do not overlap each other (161002; 161001 for a null data pointer).
   aclnnStatus CheckMemory();
+
+  // Whether a parameter holds integers or bools (its dtype an IntegerType), which a kernel reads
+  // only through a cast (StageCast).
+  bool HoldsIntegers(int param) const;
 
   // Whether a parameter has no elements; whether two parameters' bytes overlap (after CheckMemory).
   bool Empty(int param) const { return numel(param) == 0; }
@@ -152,7 +156,9 @@ class PhaseOne {
   std::vector<StagedInput> StageInputsReadAcross(std::initializer_list<int> inputs,
                                                  std::initializer_list<kernel::TensorView*> views);
   // Input param given a contiguous copy of dtype `to` in the workspace (ops-nn's aclnn layer casts
-  // an input to the dtype its kernel computes in: l0op::Cast); *view becomes the copy's.
+  // an input to the dtype its kernel computes in: l0op::Cast; an integer or bool one as
+  // kernel::PlanIntegerCast rounds); *view (its shape and strides; its dtype is read only for a
+  // floating param) becomes the copy's.
   StagedInput StageCast(int param, kernel::TensorView* view, kernel::DType to);
   // Reserves bytes of workspace (64-byte aligned) and returns their offset.
   uint64_t ReserveWorkspace(uint64_t bytes);
@@ -198,6 +204,13 @@ class PhaseOne {
   // work by Finish) and published by Finish; released if the call fails.
   NewExecutor made_;
 };
+
+// aclnn's type promotion (op::PromoteType, hicann/opbase include/nnopbase/opdev/data_type_utils.h,
+// kPromoteTypesLookup) for the dtypes of acl_base.h that have numbers (floating, integer, bool,
+// complex): the common dtype of a and b, or ACL_DT_UNDEFINED where the table has none (an unsigned
+// type wider than 8 bits with any other, except complex as its second; any other dtype). Not
+// symmetric there: PromoteType(UINT16, COMPLEX64) is COMPLEX64, (COMPLEX64, UINT16) undefined.
+aclDataType PromoteType(aclDataType a, aclDataType b);
 
 // Runs an API's phase one or launch with the C boundary's guarantees (no exception escapes;
 // an internal failure is ACLNN_ERR_INNER with a message).

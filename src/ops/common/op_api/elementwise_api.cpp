@@ -29,7 +29,7 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   kernel::TensorView* aliased_views[kernel::kMaxInputs];
   int aliased = 0;
   for (int i = 0; i < count; ++i) {
-    if (input->operands[i].dtype != launch.compute) {
+    if (input->operands[i].dtype != launch.compute || call.HoldsIntegers(launch.inputs[i])) {
       cast_inputs[casts++] = i;
     } else if (i != launch.scalar_input || call.numel(launch.inputs[i]) != 1) {
       aliased_params[aliased] = launch.inputs[i];

@@ -46,7 +46,8 @@ struct ElementwiseBody {
 // The operator's tiling input: its parameters viewed at phase one's addresses, y of the compute
 // dtype, the store dtype and the platform (what is the operator's own -- names, scalar input,
 // scalars -- its tiling sets). An input of another dtype is given a contiguous copy cast to the
-// compute dtype (exact for the widening a promotion makes); of the others, those sharing bytes with
+// compute dtype (exact for the widening a promotion makes; an integer or bool input rounded as
+// kernel::PlanIntegerCast says); of the others, those sharing bytes with
 // out other than element for element are given contiguous copies. Their views then name the copies.
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
                                          kernel::ElementwiseOpInput* input);

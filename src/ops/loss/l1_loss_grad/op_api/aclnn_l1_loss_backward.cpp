@@ -42,10 +42,10 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
   if (aclnnStatus status = loss::CheckReduction(call, reduction, &attributes.reduction)) return status;
   // BF16 only where the SoC's aclnn layer lists it (ops-nn: 910B to 910E, so not on 310P).
   kernel::DType promoted = kernel::DType::kFloat32;
-  if (aclnnStatus status = call.CheckPromotion({kGradOutput, kSelf, kTarget}, Definition().dtypes, &promoted)) {
+  if (aclnnStatus status =
+          call.CheckPromotion({kGradOutput, kSelf, kTarget}, kGradInput, Definition().dtypes, &promoted)) {
     return status;
   }
-  if (aclnnStatus status = call.CheckCastTo(promoted, kGradInput)) return status;
   if (aclnnStatus status = call.CheckMaxRank({kSelf, kTarget, kGradOutput, kGradInput})) return status;
   kernel::Shape broadcast;
   if (aclnnStatus status = call.Broadcast({kGradOutput, kSelf, kTarget}, &broadcast)) return status;
