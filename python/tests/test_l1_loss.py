@@ -104,6 +104,20 @@ def test_integer_inputs_are_cast_to_the_floating_dtype(integer, floating):
     assert ref.same_bits(from_torch.numpy(), out)
 
 
+@pytest.mark.parametrize("wide", [np.float64, np.complex64, np.complex128])
+def test_out_of_double_or_complex_dtype_holds_the_result_widened(wide):
+    # The result (float32 here) cast into out as ops-nn's Cast does it: exactly, imaginary part 0.
+    g, x, y = randn(5, 6, seed=21), randn(5, 6, seed=22), randn(5, 6, seed=23)
+    expected = aclnn_cpu.l1_loss_backward(g, x, y, "mean")
+    out = np.empty((6, 5), wide).T  # a transposed view: the cast writes through its strides
+    assert aclnn_cpu.l1_loss_backward(g, x, y, "mean", out=out) is out
+    assert np.array_equal(np.real(out), expected.astype(np.float64))
+    assert not np.any(np.imag(out))
+    into_torch = torch.empty(5, 6, dtype=torch.float64)
+    aclnn_cpu.l1_loss_backward(torch.from_numpy(g), torch.from_numpy(x), torch.from_numpy(y), "mean", out=into_torch)
+    assert np.array_equal(into_torch.numpy(), expected.astype(np.float64))
+
+
 def test_out_with_another_dtype_rounds_twice():
     # The result is rounded to the inputs' dtype (float32) and then cast to out's (float16).
     g, x, y = randn(64, seed=8), randn(64, seed=9), randn(64, seed=10)

@@ -62,6 +62,53 @@ InnerLoop IntegerCastLoopFor(IntegerType from, DType to) {
   return IntegerCastLoopTo<int64_t>(to);  // not reached: every IntegerType is a case above
 }
 
+// n values from ptrs[0] (of From) to ptrs[1]: each widened exactly to Real, then an imaginary part
+// of +0 of the same type when kComplex.
+template <typename From, typename Real, bool kComplex>
+void WideCastLoop(const void*, int64_t n, char* const* ptrs, const int64_t* strides) {
+  for (int64_t k = 0; k < n; ++k) {
+    From value;
+    std::memcpy(&value, ptrs[0] + k * strides[0], sizeof value);
+    const Real parts[2] = {static_cast<Real>(Widen(value)), Real{}};
+    std::memcpy(ptrs[1] + k * strides[1], parts, kComplex ? sizeof parts : sizeof parts[0]);
+  }
+}
+
+// A FLOAT16 value as the real part of a COMPLEX32 (its bits as they are), imaginary part +0.
+void Complex32Loop(const void*, int64_t n, char* const* ptrs, const int64_t* strides) {
+  for (int64_t k = 0; k < n; ++k) {
+    uint16_t parts[2] = {0, 0};
+    std::memcpy(&parts[0], ptrs[0] + k * strides[0], sizeof parts[0]);
+    std::memcpy(ptrs[1] + k * strides[1], parts, sizeof parts);
+  }
+}
+
+InnerLoop WideCastLoopFor(DType from, WideType to) {
+  if (to == WideType::kComplex32) return &Complex32Loop;  // from FLOAT16 (the caller's check)
+  return VisitDType(from, [to](auto from_type) -> InnerLoop {
+    using From = decltype(from_type);
+    switch (to) {
+      case WideType::kComplex64:
+        return &WideCastLoop<From, float, true>;
+      case WideType::kComplex128:
+        return &WideCastLoop<From, double, true>;
+      default:
+        return &WideCastLoop<From, double, false>;
+    }
+  });
+}
+
+int64_t WideSize(WideType type) {
+  switch (type) {
+    case WideType::kComplex32:
+      return 4;
+    case WideType::kComplex128:
+      return 16;
+    default:
+      return 8;
+  }
+}
+
 int64_t IntegerSize(IntegerType type) {
   switch (type) {
     case IntegerType::kInt16:
@@ -107,6 +154,17 @@ CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform
 
 CopyPlan PlanIntegerCast(IntegerType from, Dims shape, Dims strides, DType to, const Platform& platform) {
   return PlanContiguous(OperandDims(IntegerSize(from), shape, strides), to, IntegerCastLoopFor(from, to), platform);
+}
+
+CopyPlan PlanWideCast(DType from, Dims shape, WideType to, Dims strides, const Platform& platform) {
+  CopyPlan copy;
+  copy.loop = WideCastLoopFor(from, to);
+  const Shape contiguous = ContiguousStrides(Shape(shape.begin(), shape.end()));
+  const OperandDims operands[] = {OperandDims(ElementSize(from), shape, contiguous),
+                                  OperandDims(WideSize(to), shape, strides)};
+  if (!PlanElementwise(shape, operands, 2, &copy.plan)) return copy;  // a view phase one checked: never
+  copy.threads = ScheduleElementwise(platform, 1, &copy.plan).threads;
+  return copy;
 }
 
 void RunCopy(const CopyPlan& copy, const char* source, char* dst, ParallelRunner& runner) {

@@ -33,6 +33,12 @@ CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform
 // one from 65520 up becomes inf either way. A BOOL byte is read as INT8, as that Cast reads it.
 CopyPlan PlanIntegerCast(IntegerType from, Dims shape, Dims strides, DType to, const Platform& platform);
 
+// Plans the cast of a contiguous tensor of dtype `from` (its shape) into a view of a WideType
+// (its strides, in elements), as ops-math's Cast widens a result: exactly, to DOUBLE, or as the
+// real part of a complex number whose imaginary part is +0 (COMPLEX64 in float32, COMPLEX128 in
+// double, COMPLEX32 in FLOAT16 -- from a FLOAT16 tensor only).
+CopyPlan PlanWideCast(DType from, Dims shape, WideType to, Dims strides, const Platform& platform);
+
 // Runs a planned copy from source (the view's first element) to dst.
 void RunCopy(const CopyPlan& copy, const char* source, char* dst, ParallelRunner& runner);
 

@@ -78,6 +78,31 @@ inline bool IntegerTypeFromAcl(int acl, IntegerType* type) {
   }
 }
 
+// The dtypes an aclnn layer casts a kernel's result into that the engine does not store itself
+// (l0op::Cast of the result, then its ViewCopy into out).
+enum class WideType : uint8_t { kDouble, kComplex32, kComplex64, kComplex128 };
+
+// The WideType of an aclDataType value (acl_base.h: DOUBLE 11, COMPLEX64 16, COMPLEX128 17,
+// COMPLEX32 33); false for any other.
+inline bool WideTypeFromAcl(int acl, WideType* type) {
+  switch (acl) {
+    case 11:
+      *type = WideType::kDouble;
+      return true;
+    case 16:
+      *type = WideType::kComplex64;
+      return true;
+    case 17:
+      *type = WideType::kComplex128;
+      return true;
+    case 33:
+      *type = WideType::kComplex32;
+      return true;
+    default:
+      return false;
+  }
+}
+
 // aclnn's type promotion over the floating types: equal types stay; any other pair computes in
 // FLOAT (FLOAT16 with BF16 has no common 16-bit type).
 constexpr DType PromoteTypes(DType a, DType b) { return a == b ? a : DType::kFloat32; }

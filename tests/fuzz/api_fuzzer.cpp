@@ -499,8 +499,8 @@ void JudgeMemory(const char* name, const Spec& s, const Input& input, Verdict* v
 
 // The model of the backward APIs' phase one. aclnnMseLossBackward: one dtype of the three inputs,
 // plain formats. aclnnL1LossBackward (promotes): float dtypes promoted (a mix is FLOAT), INT8,
-// INT32 or BOOL inputs with them cast to that; out any float dtype, plain formats, out's rank
-// checked too.
+// INT32 or BOOL inputs with them cast to that; out any float dtype, or DOUBLE or COMPLEX64 (the
+// result cast into it), plain formats, out's rank checked too.
 Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size, bool null_executor, const Input& input,
                       bool promotes) {
   Verdict v;
@@ -537,9 +537,9 @@ Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size,
         promotes_to_float = false;
       }
     }
-    if (!promotes_to_float || floating == ACL_DT_UNDEFINED || !Computable(floating) || !is_float(out.dtype)) {
-      v.Invalid("dtypes");
-    }
+    // out: a float dtype, or DOUBLE / COMPLEX64, which the result is cast into.
+    const bool out_ok = is_float(out.dtype) || out.dtype == ACL_DOUBLE || out.dtype == ACL_COMPLEX64;
+    if (!promotes_to_float || floating == ACL_DT_UNDEFINED || !Computable(floating) || !out_ok) v.Invalid("dtypes");
   } else if (!Computable(self.dtype) || grad.dtype != self.dtype || target.dtype != self.dtype ||
              !Computable(out.dtype)) {
     v.Invalid("dtypes");
@@ -865,8 +865,11 @@ golden::Tensor L1BackwardGolden(const Slot (&slots)[4], int64_t reduction, const
       bits = golden::CastInteger(value, inputs[i].dtype);
     }
   }
-  return golden::L1LossGrad(inputs[0], inputs[1], inputs[2], static_cast<int>(reduction), ToGolden(slots[3].spec.dtype),
-                            route);
+  // A DOUBLE or COMPLEX64 out holds the result in the promoted dtype, widened (compared so below).
+  const aclDataType out = slots[3].spec.dtype;
+  const bool wide = out == ACL_DOUBLE || out == ACL_COMPLEX64;
+  return golden::L1LossGrad(inputs[0], inputs[1], inputs[2], static_cast<int>(reduction),
+                            ToGolden(wide ? floating : out), route);
 }
 
 golden::Tensor ForwardGolden(const Slot (&slots)[4], int64_t reduction, const Input& input, bool axis0) {
@@ -1132,6 +1135,28 @@ void RunOne(const uint8_t* data, size_t size) {
       const size_t base = static_cast<size_t>(out.data - buffer.base);
       for (size_t i = 0; i < out_indices.size(); ++i) {
         const size_t at = base + static_cast<size_t>(out_indices[i]) * out_element;
+        if (out_element == 8) {  // DOUBLE, or COMPLEX64: the golden's value widened (and an imaginary +0)
+          const float value = golden::Widen(expected.dtype, expected.bits[i]);
+          unsigned char want[8] = {};
+          if (out.dtype == ACL_DOUBLE) {
+            const double real = value;
+            std::memcpy(want, &real, sizeof real);
+          } else {
+            std::memcpy(want, &value, sizeof value);
+          }
+          double actual_double = 0;
+          float actual_real = 0;
+          std::memcpy(&actual_double, after.data() + at, 8);
+          std::memcpy(&actual_real, after.data() + at, 4);
+          const bool both_nan =
+              value != value && (out.dtype == ACL_DOUBLE ? actual_double != actual_double : actual_real != actual_real);
+          const bool imaginary_zero = out.dtype == ACL_DOUBLE || std::memcmp(after.data() + at + 4, want + 4, 4) == 0;
+          if (!(both_nan && imaginary_zero) && std::memcmp(want, after.data() + at, 8) != 0) {
+            Violation(std::string(op.name) + " out element " + std::to_string(i) + ": not the golden widened");
+          }
+          for (size_t k = 0; k < out_element; ++k) owned[at + k] = true;
+          continue;
+        }
         uint32_t bits = 0;
         std::memcpy(&bits, after.data() + at, out_element);
         if (!SameValue(expected.dtype, expected.bits[i], bits)) {

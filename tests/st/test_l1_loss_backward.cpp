@@ -940,10 +940,11 @@ TEST_F(L1LossBackwardValidation, FloatResultIntoAnIntegerGradInput) {  // UT 15
   auto i32 = Make({4}, ACL_INT32), b = Make({4}, ACL_BOOL);
   EXPECT_EQ(PhaseOne(i32->get(), i32->get(), i32->get(), 1, b->get()), ACLNN_ERR_PARAM_INVALID);
   ExpectMessageHas("the result dtype INT32 cannot be cast to gradInput dtype BOOL");
-  // ops-nn casts into DOUBLE (CanCast holds); the engine stores no DOUBLE: refused, and said so.
-  auto d = Make({4}, ACL_DOUBLE);
-  EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 1, d->get()), ACLNN_ERR_PARAM_INVALID);
-  ExpectMessageHas("the result dtype FLOAT is not stored by aclnn-cpu as gradInput dtype DOUBLE");
+  // ops-nn's CanCast lets a FLOAT result go into an 8-bit floating gradInput; the engine stores
+  // none: refused, and said so (DOUBLE and complex are cast into: IntoDoubleAndComplexGradInput).
+  auto h = Make({4}, ACL_HIFLOAT8);
+  EXPECT_EQ(PhaseOne(g->get(), s->get(), t->get(), 1, h->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("the result dtype FLOAT is not stored by aclnn-cpu as gradInput dtype HIFLOAT8");
 }
 
 TEST_F(L1LossBackwardValidation, MoreThanEightDims) {  // UT 22
@@ -1318,6 +1319,61 @@ TEST_F(L1LossBackwardRoutes, IntegerInputsAreCastToThePromotedDtype) {
       }
     }
   }
+}
+
+// A DOUBLE or complex gradInput gets the result cast as ops-math's Cast widens it (exactly; a
+// complex one's imaginary part +0), through any strides, nothing outside the view written. COMPLEX32
+// only from a FLOAT16 result on 950; elsewhere l0op::Cast has no kernel and the call fails with
+// 561103 -- after the checks, so an empty call still succeeds.
+TEST_F(L1LossBackwardRoutes, IntoDoubleAndComplexGradInput) {
+  std::mt19937 rng(91);
+  const Shape shape{6, 5};
+  for (aclDataType floating : Dtypes()) {
+    DeviceTensor g(floating, shape, Layout::kContiguous), s(floating, shape, Layout::kContiguous),
+        t(floating, {5}, Layout::kContiguous);
+    for (DeviceTensor* tensor : {&g, &s, &t}) {
+      tensor->Write(support::RandomBits(floating, tensor->numel(), support::ValueClass::kMixed, rng));
+    }
+    const golden::Tensor expected = golden::L1LossGrad(g.ToGoldenTensor(), s.ToGoldenTensor(), t.ToGoldenTensor(), 1,
+                                                       support::ToGolden(floating), Route());
+    for (aclDataType wide : {ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_COMPLEX32}) {
+      for (Layout layout : {Layout::kContiguous, Layout::kTransposed, Layout::kStridedOffset}) {
+        SCOPED_TRACE(std::string(DtypeName(floating)) + " into " + std::to_string(wide) + " " +
+                     support::LayoutName(layout) + " on " + aclrtGetSocName());
+        DeviceTensor out(wide, shape, layout);
+        const aclnnStatus status = RunL1LossBackward(g.get(), s.get(), t.get(), 1, out.get());
+        if (wide == ACL_COMPLEX32 && !(floating == ACL_FLOAT16 && Is950())) {
+          EXPECT_EQ(status, ACLNN_ERR_INNER_NULLPTR);
+          EXPECT_NE(std::string(aclGetRecentErrMsg()).find("no kernel from the result dtype"), std::string::npos)
+              << aclGetRecentErrMsg();
+          continue;
+        }
+        ASSERT_EQ(status, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        const std::vector<unsigned char> actual = out.ReadElementBytes();
+        const size_t size = support::ElementBytes(wide);
+        ASSERT_EQ(actual.size(), expected.bits.size() * size);
+        for (size_t i = 0; i < expected.bits.size(); ++i) {
+          const float value = golden::Widen(support::ToGolden(floating), expected.bits[i]);
+          unsigned char want[16] = {};
+          if (wide == ACL_DOUBLE || wide == ACL_COMPLEX128) {
+            const double real = value;
+            std::memcpy(want, &real, sizeof real);
+          } else if (wide == ACL_COMPLEX64) {
+            std::memcpy(want, &value, sizeof value);
+          } else {
+            std::memcpy(want, &expected.bits[i], 2);  // the FLOAT16 result's bits
+          }
+          const bool nan = value != value;
+          if (nan) continue;  // a NaN's payload is the host's (the element's other bytes are checked below)
+          ASSERT_EQ(std::memcmp(want, actual.data() + i * size, size), 0) << "element " << i << " value " << value;
+        }
+        EXPECT_EQ(out.ChangedBytesOutsideView(DeviceTensor::kFillPattern), 0);
+      }
+    }
+  }
+  // Empty: success before any Cast, even where COMPLEX32 has none.
+  DeviceTensor g(ACL_FLOAT, {0, 3}, Layout::kContiguous), out(ACL_COMPLEX32, {0, 3}, Layout::kContiguous);
+  EXPECT_EQ(RunL1LossBackward(g.get(), g.get(), g.get(), 1, out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
 }
 
 TEST_F(L1LossBackwardRoutes, ScalarGradOutput) {

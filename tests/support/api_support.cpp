@@ -171,6 +171,17 @@ std::vector<uint32_t> DeviceTensor::Read() const {
   return bits;
 }
 
+std::vector<unsigned char> DeviceTensor::ReadElementBytes() const {
+  const std::vector<unsigned char> host = ReadStorage();
+  const size_t bytes = ElementBytes(dtype_);
+  std::vector<unsigned char> elements;
+  for (int64_t index : ViewIndices()) {
+    const unsigned char* first = host.data() + static_cast<size_t>(index) * bytes;
+    elements.insert(elements.end(), first, first + bytes);
+  }
+  return elements;
+}
+
 std::vector<unsigned char> DeviceTensor::ReadStorage() const {
   std::vector<unsigned char> host(storage_bytes_);
   if (storage_bytes_ != 0 &&

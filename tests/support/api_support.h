@@ -63,6 +63,8 @@ class DeviceTensor {
   // the dtype has).
   void WriteIntegers(const std::vector<int64_t>& values);
   golden::Tensor ToGoldenTensor() const { return golden::Tensor{ToGolden(dtype_), shape_, Read()}; }
+  // The view's elements in row-major order, each as its bytes (for dtypes wider than 32 bits).
+  std::vector<unsigned char> ReadElementBytes() const;
   // Every byte of the storage, as it is now.
   std::vector<unsigned char> ReadStorage() const;
   // How many storage bytes that belong to no element of the view differ from `pattern` (a new

@@ -153,10 +153,12 @@ aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
                                              ComputedList(allowed));
   }
   kernel::DType engine_out;
-  if (!kernel::DTypeFromAcl(stored, &engine_out)) {
+  kernel::WideType wide_out;
+  if (!kernel::DTypeFromAcl(stored, &engine_out) && !kernel::WideTypeFromAcl(stored, &wide_out)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, "the result dtype " + std::string(DataTypeName(result)) +
                                              " is not stored by aclnn-cpu as " + name(out) + " dtype " +
-                                             DataTypeName(stored) + "; expected FLOAT, FLOAT16 or BF16");
+                                             DataTypeName(stored) +
+                                             "; expected FLOAT, FLOAT16, BF16, DOUBLE or a complex dtype");
   }
   return ACLNN_SUCCESS;
 }

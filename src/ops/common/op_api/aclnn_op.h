@@ -112,9 +112,10 @@ class PhaseOne {
   // aclnn_l1_loss_backward.cpp, CheckDtypeValid), each failure 161002: the params' dtypes promoted
   // (PromoteType: the first two, then each next one with the result) -- none for a pair the table
   // does not promote; the result castable to out's dtype (CanCast); the result one of allowed that
-  // the SoC's aclnn layer takes, into *promoted; then out a dtype the engine stores (FLOAT, FLOAT16
-  // or BF16: ops-nn also casts into DOUBLE or complex, which the engine does not store -- a gap,
-  // docs/semantics.md). An integer or bool input is then cast to *promoted by StageCast.
+  // the SoC's aclnn layer takes, into *promoted; then out a dtype the engine stores: FLOAT, FLOAT16
+  // or BF16, or one it casts the result into (kernel::WideType: DOUBLE, complex; elementwise_api.h)
+  // -- not the 8-bit floating ones ops-nn's Cast also has (a gap, docs/semantics.md). An integer or
+  // bool input is then cast to *promoted by StageCast.
   aclnnStatus CheckPromotion(std::initializer_list<int> params, int out, const std::vector<kernel::DType>& allowed,
                              kernel::DType* promoted) const;
   // 161002 "<name> dtype X differs from <reference> dtype Y".

@@ -7,16 +7,35 @@ namespace opapi {
 void ElementwiseBody::operator()(LaunchArgs& args) const {
   const char* data[kernel::kMaxInputs];
   for (int i = 0; i < tiling.num_inputs; ++i) data[i] = args.data(inputs[i]);
-  kernel::RunElementwiseOp(tiling, loop, data, args.data(out), KernelThreadPool());
+  char* y = out_cast.at >= 0 ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
+  kernel::RunElementwiseOp(tiling, loop, data, y, KernelThreadPool());
+  if (out_cast.at >= 0) kernel::RunCopy(out_cast.cast, y, args.data(out), KernelThreadPool());
+}
+
+aclnnStatus CheckOutCast(const PhaseOne& call, const ElementwiseLaunch& launch) {
+  if (call.tensor(launch.out).dtype != ACL_COMPLEX32) return ACLNN_SUCCESS;
+  if (launch.compute == kernel::DType::kFloat16 && call.soc().family == SocFamily::kAscend950) return ACLNN_SUCCESS;
+  return call.Fail(ACLNN_ERR_INNER_NULLPTR, std::string("ops-math's Cast has no kernel from the result dtype ") +
+                                                kernel::DTypeName(launch.compute) + " to " + call.name(launch.out) +
+                                                " dtype COMPLEX32 on " + call.soc().name +
+                                                " (only from FLOAT16, on Ascend950)");
 }
 
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
-                                         kernel::ElementwiseOpInput* input) {
+                                         kernel::ElementwiseOpInput* input, OutCast* out_cast) {
   const int count = launch.num_inputs;
   input->num_inputs = count;
   for (int i = 0; i < count; ++i) call.View(launch.inputs[i], &input->operands[i]);
   kernel::TensorView& y = input->operands[count];
   call.View(launch.out, &y);
+  kernel::WideType wide;
+  if (kernel::WideTypeFromAcl(call.tensor(launch.out).dtype, &wide)) {  // y in the workspace, then cast
+    out_cast->cast = kernel::PlanWideCast(launch.compute, y.shape, wide, y.strides, KernelPlatform());
+    out_cast->at = static_cast<int64_t>(
+        call.ReserveWorkspace(static_cast<uint64_t>(kernel::Numel(y.shape) * kernel::ElementSize(launch.compute))));
+    y.strides = kernel::ContiguousStrides(y.shape);
+    y.dtype = launch.compute;
+  }
   input->store_dtype = y.dtype;
   y.dtype = launch.compute;
   input->platform = KernelPlatform();

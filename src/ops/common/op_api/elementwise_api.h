@@ -32,6 +32,14 @@ struct ElementwiseLaunch {
   const char* attribute_value = nullptr;
 };
 
+// An out of a dtype the engine does not store (kernel::WideType: DOUBLE, complex): y is computed
+// into the workspace at offset `at`, then cast into out, as ops-nn's aclnn layer casts the result
+// and copies it into out (l0op::Cast, ViewCopy). at -1: y is out itself.
+struct OutCast {
+  int64_t at = -1;
+  kernel::CopyPlan cast;
+};
+
 // What the executor keeps of an elementwise operator's launch: the tiling, the inner loop and where
 // each operand is among the launch's tensors. Made in place inside the executor, then filled.
 struct ElementwiseBody {
@@ -39,6 +47,7 @@ struct ElementwiseBody {
   kernel::InnerLoop loop;
   int inputs[kernel::kMaxInputs];
   int out;
+  OutCast out_cast;
 
   void operator()(LaunchArgs& args) const;
 };
@@ -49,8 +58,16 @@ struct ElementwiseBody {
 // compute dtype (exact for the widening a promotion makes; an integer or bool input rounded as
 // kernel::PlanIntegerCast says); of the others, those sharing bytes with
 // out other than element for element are given contiguous copies. Their views then name the copies.
+// An out of a WideType gets y's contiguous place in the workspace and its cast in *out_cast (y's
+// view then that place's; untouched for any other out).
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
-                                         kernel::ElementwiseOpInput* input);
+                                         kernel::ElementwiseOpInput* input, OutCast* out_cast);
+
+// ops-math's Cast has a COMPLEX32 kernel from FLOAT16 only, on Ascend950's AI Core (math/cast/
+// op_api/cast.cpp, REGBASE_AICORE_DTYPE_SUPPORT_LIST), and its AI CPU kernel takes no COMPLEX32
+// (AICPU_DTYPE_SUPPORT_LIST): elsewhere l0op::Cast gives no tensor and the aclnn layer returns
+// 561103 (ACLNN_ERR_INNER_NULLPTR), after every parameter check.
+aclnnStatus CheckOutCast(const PhaseOne& call, const ElementwiseLaunch& launch);
 
 // Logs the plan, selects the kernel and creates the executor whose launch copies the staged inputs
 // and runs it (body: the executor's, its tiling filled).
@@ -62,8 +79,11 @@ aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, E
 template <class Tiling>
 aclnnStatus RunElementwisePhaseOne(PhaseOne& call, const ElementwiseLaunch& launch, Tiling&& tiling,
                                    uint64_t* workspace_size, aclOpExecutor** executor) {
+  if (aclnnStatus status = CheckOutCast(call, launch)) return status;
   kernel::ElementwiseOpInput input;
-  ElementwiseBody& body = call.EmplaceLaunch<ElementwiseBody>(ViewElementwise(call, launch, &input));
+  OutCast out_cast;
+  ElementwiseBody& body = call.EmplaceLaunch<ElementwiseBody>(ViewElementwise(call, launch, &input, &out_cast));
+  if (out_cast.at >= 0) body.out_cast = out_cast;
   std::string why;
   if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   return FinishElementwise(call, launch, &body, workspace_size, executor);
