@@ -97,11 +97,6 @@ kernel::DType PhaseOne::dtype(int param) const {
   return dtype;
 }
 
-bool PhaseOne::Computes(kernel::DType dtype, const std::vector<kernel::DType>& allowed) const {
-  return std::find(allowed.begin(), allowed.end(), dtype) != allowed.end() &&
-         (dtype != kernel::DType::kBFloat16 || soc_->bf16);
-}
-
 std::string PhaseOne::ComputedList(const std::vector<kernel::DType>& allowed) const {
   std::vector<kernel::DType> expected;
   std::copy_if(allowed.begin(), allowed.end(), std::back_inserter(expected),
@@ -161,11 +156,6 @@ aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
                                              "; expected FLOAT, FLOAT16, BF16, DOUBLE or a complex dtype");
   }
   return ACLNN_SUCCESS;
-}
-
-bool PhaseOne::HoldsIntegers(int param) const {
-  kernel::IntegerType type;
-  return kernel::IntegerTypeFromAcl(tensor(param).dtype, &type);
 }
 
 aclnnStatus PhaseOne::CheckSameDtype(int param, int reference) const {
@@ -274,12 +264,13 @@ aclnnStatus PhaseOne::CheckMemory() {
 
 bool PhaseOne::Overlap(int a, int b) const { return spans_[a].Overlaps(spans_[b]); }
 
-void PhaseOne::View(int param, kernel::TensorView* view) const {
+bool PhaseOne::View(int param, kernel::TensorView* view) const {
   const aclTensor& t = tensor(param);
-  view->dtype = dtype(param);
+  const bool computed = kernel::DTypeFromAcl(t.dtype, &view->dtype);
   view->shape.assign(t.view_dims.data(), t.view_dims.data() + t.view_dims.size());
   view->strides.assign(t.strides.data(), t.strides.data() + t.strides.size());
   view->data = static_cast<char*>(t.data) + FirstElementBytes(t);
+  return computed;
 }
 
 std::vector<StagedInput> PhaseOne::StageAliasedInputs(const int* inputs, kernel::TensorView* const* views, int count,

@@ -132,16 +132,14 @@ class PhaseOne {
   // elements do not overlap each other (161002; 161001 for a null data pointer).
   aclnnStatus CheckMemory();
 
-  // Whether a parameter holds integers or bools (its dtype an IntegerType), which a kernel reads
-  // only through a cast (StageCast).
-  bool HoldsIntegers(int param) const;
-
   // Whether a parameter has no elements; whether two parameters' bytes overlap (after CheckMemory).
   bool Empty(int param) const { return numel(param) == 0; }
   bool Overlap(int a, int b) const;
 
   // A parameter as the layers below the API see it, at phase one's address; filled in place.
-  void View(int param, kernel::TensorView* view) const;
+  // False when its dtype is none the engine computes with (an integer or bool input, read only
+  // through a cast: StageCast; a DOUBLE or complex out): view->dtype then means nothing.
+  bool View(int param, kernel::TensorView* view) const;
 
   // The inputs among `inputs` that share bytes with output `out` other than element for element:
   // reading them while out is written would not give the out-of-place result, so each is given a
@@ -191,7 +189,14 @@ class PhaseOne {
 
   // Whether the SoC's aclnn layer computes dtype, one of allowed (BF16 only where it has it); the
   // list of those for messages.
-  bool Computes(kernel::DType dtype, const std::vector<kernel::DType>& allowed) const;
+  // (Inline, a loop over the few allowed: every call's dtype checks ask.)
+  bool Computes(kernel::DType dtype, const std::vector<kernel::DType>& allowed) const {
+    if (dtype == kernel::DType::kBFloat16 && !soc_->bf16) return false;
+    for (kernel::DType d : allowed) {
+      if (d == dtype) return true;
+    }
+    return false;
+  }
   std::string ComputedList(const std::vector<kernel::DType>& allowed) const;
 
   const char* api_;

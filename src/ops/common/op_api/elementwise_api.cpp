@@ -7,13 +7,12 @@ namespace opapi {
 void ElementwiseBody::operator()(LaunchArgs& args) const {
   const char* data[kernel::kMaxInputs];
   for (int i = 0; i < tiling.num_inputs; ++i) data[i] = args.data(inputs[i]);
-  char* y = out_cast.at >= 0 ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
+  char* y = out_cast.cast ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
   kernel::RunElementwiseOp(tiling, loop, data, y, KernelThreadPool());
-  if (out_cast.at >= 0) kernel::RunCopy(out_cast.cast, y, args.data(out), KernelThreadPool());
+  if (out_cast.cast) kernel::RunCopy(*out_cast.cast, y, args.data(out), KernelThreadPool());
 }
 
-aclnnStatus CheckOutCast(const PhaseOne& call, const ElementwiseLaunch& launch) {
-  if (call.tensor(launch.out).dtype != ACL_COMPLEX32) return ACLNN_SUCCESS;
+aclnnStatus CheckComplex32Cast(const PhaseOne& call, const ElementwiseLaunch& launch) {
   if (launch.compute == kernel::DType::kFloat16 && call.soc().family == SocFamily::kAscend950) return ACLNN_SUCCESS;
   return call.Fail(ACLNN_ERR_INNER_NULLPTR, std::string("ops-math's Cast has no kernel from the result dtype ") +
                                                 kernel::DTypeName(launch.compute) + " to " + call.name(launch.out) +
@@ -25,12 +24,14 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
                                          kernel::ElementwiseOpInput* input, OutCast* out_cast) {
   const int count = launch.num_inputs;
   input->num_inputs = count;
-  for (int i = 0; i < count; ++i) call.View(launch.inputs[i], &input->operands[i]);
+  bool computed[kernel::kMaxInputs];
+  for (int i = 0; i < count; ++i) computed[i] = call.View(launch.inputs[i], &input->operands[i]);
   kernel::TensorView& y = input->operands[count];
-  call.View(launch.out, &y);
   kernel::WideType wide;
-  if (kernel::WideTypeFromAcl(call.tensor(launch.out).dtype, &wide)) {  // y in the workspace, then cast
-    out_cast->cast = kernel::PlanWideCast(launch.compute, y.shape, wide, y.strides, KernelPlatform());
+  if (!call.View(launch.out, &y) && kernel::WideTypeFromAcl(call.tensor(launch.out).dtype, &wide)) {
+    // y in the workspace, then cast into out
+    out_cast->cast = std::make_unique<kernel::CopyPlan>(
+        kernel::PlanWideCast(launch.compute, y.shape, wide, y.strides, KernelPlatform()));
     out_cast->at = static_cast<int64_t>(
         call.ReserveWorkspace(static_cast<uint64_t>(kernel::Numel(y.shape) * kernel::ElementSize(launch.compute))));
     y.strides = kernel::ContiguousStrides(y.shape);
@@ -48,7 +49,7 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   kernel::TensorView* aliased_views[kernel::kMaxInputs];
   int aliased = 0;
   for (int i = 0; i < count; ++i) {
-    if (input->operands[i].dtype != launch.compute || call.HoldsIntegers(launch.inputs[i])) {
+    if (!computed[i] || input->operands[i].dtype != launch.compute) {
       cast_inputs[casts++] = i;
     } else if (i != launch.scalar_input || call.numel(launch.inputs[i]) != 1) {
       aliased_params[aliased] = launch.inputs[i];

@@ -6,6 +6,7 @@
 #ifndef ACLNN_CPU_OPS_COMMON_OP_API_ELEMENTWISE_API_H_
 #define ACLNN_CPU_OPS_COMMON_OP_API_ELEMENTWISE_API_H_
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,10 +35,11 @@ struct ElementwiseLaunch {
 
 // An out of a dtype the engine does not store (kernel::WideType: DOUBLE, complex): y is computed
 // into the workspace at offset `at`, then cast into out, as ops-nn's aclnn layer casts the result
-// and copies it into out (l0op::Cast, ViewCopy). at -1: y is out itself.
+// and copies it into out (l0op::Cast, ViewCopy). No cast (null; at -1): y is out itself -- the
+// common call, which makes no plan for it (the plan is on the heap, made only for such an out).
 struct OutCast {
   int64_t at = -1;
-  kernel::CopyPlan cast;
+  std::unique_ptr<kernel::CopyPlan> cast;
 };
 
 // What the executor keeps of an elementwise operator's launch: the tiling, the inner loop and where
@@ -67,7 +69,10 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
 // op_api/cast.cpp, REGBASE_AICORE_DTYPE_SUPPORT_LIST), and its AI CPU kernel takes no COMPLEX32
 // (AICPU_DTYPE_SUPPORT_LIST): elsewhere l0op::Cast gives no tensor and the aclnn layer returns
 // 561103 (ACLNN_ERR_INNER_NULLPTR), after every parameter check.
-aclnnStatus CheckOutCast(const PhaseOne& call, const ElementwiseLaunch& launch);
+aclnnStatus CheckComplex32Cast(const PhaseOne& call, const ElementwiseLaunch& launch);
+inline aclnnStatus CheckOutCast(const PhaseOne& call, const ElementwiseLaunch& launch) {
+  return call.tensor(launch.out).dtype == ACL_COMPLEX32 ? CheckComplex32Cast(call, launch) : ACLNN_SUCCESS;
+}
 
 // Logs the plan, selects the kernel and creates the executor whose launch copies the staged inputs
 // and runs it (body: the executor's, its tiling filled).
@@ -83,7 +88,7 @@ aclnnStatus RunElementwisePhaseOne(PhaseOne& call, const ElementwiseLaunch& laun
   kernel::ElementwiseOpInput input;
   OutCast out_cast;
   ElementwiseBody& body = call.EmplaceLaunch<ElementwiseBody>(ViewElementwise(call, launch, &input, &out_cast));
-  if (out_cast.at >= 0) body.out_cast = out_cast;
+  if (out_cast.cast) body.out_cast = std::move(out_cast);
   std::string why;
   if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   return FinishElementwise(call, launch, &body, workspace_size, executor);
