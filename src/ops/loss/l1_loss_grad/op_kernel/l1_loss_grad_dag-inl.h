@@ -26,10 +26,13 @@ struct L1LossGradDag {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V scale, V unordered_sign, V grads, V predict, V label) {
     const V scaled = hn::Mul(grads, scale);
-    const auto unordered = hn::Or(hn::IsNaN(predict), hn::IsNaN(label));
-    const V ordered_sign = hn::IfThenElse(hn::Lt(predict, label), hn::Set(d, -1.0f),
-                                          hn::IfThenElseZero(hn::Gt(predict, label), hn::Set(d, 1.0f)));
-    return hn::Mul(hn::IfThenElse(unordered, unordered_sign, ordered_sign), scaled);
+    // Three ordered compares decide every case, a pair that is none of equal, greater or less
+    // being unordered (a NaN in it): one compare and no mask arithmetic fewer than testing each
+    // input for NaN.
+    V sign = hn::IfThenElse(hn::Lt(predict, label), hn::Set(d, -1.0f), unordered_sign);
+    sign = hn::IfThenElse(hn::Gt(predict, label), hn::Set(d, 1.0f), sign);
+    sign = hn::IfThenZeroElse(hn::Eq(predict, label), sign);
+    return hn::Mul(sign, scaled);
   }
 };
 
