@@ -122,13 +122,12 @@ int64_t IntegerSize(IntegerType type) {
   }
 }
 
-// The copy's plan of a source view (element_size bytes each) into a contiguous tensor of `to`.
-CopyPlan PlanContiguous(const OperandDims& source, DType to, InnerLoop loop, const Platform& platform) {
+// The plan of a copy between two views of one shape (one of them contiguous) through loop.
+CopyPlan PlanCopy(Dims shape, const OperandDims& source, const OperandDims& destination, InnerLoop loop,
+                  const Platform& platform) {
   CopyPlan copy;
   copy.loop = loop;
-  const Shape shape(source.shape.begin(), source.shape.end());
-  const Shape contiguous = ContiguousStrides(shape);
-  const OperandDims operands[] = {source, OperandDims(ElementSize(to), shape, contiguous)};
+  const OperandDims operands[] = {source, destination};
   if (!PlanElementwise(shape, operands, 2, &copy.plan)) return copy;  // a view phase one checked: never
   copy.threads = ScheduleElementwise(platform, 1, &copy.plan).threads;
   return copy;
@@ -149,22 +148,21 @@ CopyPlan PlanCopyToContiguous(const TensorView& source, const Platform& platform
 }
 
 CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform& platform) {
-  return PlanContiguous(source.Operand(), to, CopyLoopFor(source.dtype, to), platform);
+  const Shape contiguous = ContiguousStrides(source.shape);
+  return PlanCopy(source.shape, source.Operand(), OperandDims(ElementSize(to), source.shape, contiguous),
+                  CopyLoopFor(source.dtype, to), platform);
 }
 
 CopyPlan PlanIntegerCast(IntegerType from, Dims shape, Dims strides, DType to, const Platform& platform) {
-  return PlanContiguous(OperandDims(IntegerSize(from), shape, strides), to, IntegerCastLoopFor(from, to), platform);
+  const Shape contiguous = ContiguousStrides(Shape(shape.begin(), shape.end()));
+  return PlanCopy(shape, OperandDims(IntegerSize(from), shape, strides),
+                  OperandDims(ElementSize(to), shape, contiguous), IntegerCastLoopFor(from, to), platform);
 }
 
 CopyPlan PlanWideCast(DType from, Dims shape, WideType to, Dims strides, const Platform& platform) {
-  CopyPlan copy;
-  copy.loop = WideCastLoopFor(from, to);
   const Shape contiguous = ContiguousStrides(Shape(shape.begin(), shape.end()));
-  const OperandDims operands[] = {OperandDims(ElementSize(from), shape, contiguous),
-                                  OperandDims(WideSize(to), shape, strides)};
-  if (!PlanElementwise(shape, operands, 2, &copy.plan)) return copy;  // a view phase one checked: never
-  copy.threads = ScheduleElementwise(platform, 1, &copy.plan).threads;
-  return copy;
+  return PlanCopy(shape, OperandDims(ElementSize(from), shape, contiguous), OperandDims(WideSize(to), shape, strides),
+                  WideCastLoopFor(from, to), platform);
 }
 
 void RunCopy(const CopyPlan& copy, const char* source, char* dst, ParallelRunner& runner) {

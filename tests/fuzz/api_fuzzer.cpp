@@ -497,6 +497,26 @@ void JudgeMemory(const char* name, const Spec& s, const Input& input, Verdict* v
   if (BufferHolding(input, s.data, bytes) < 0) return v->Invalid(std::string(name) + " storage outside allocations");
 }
 
+bool IsFloat(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
+bool IsModelInteger(aclDataType d) { return d == ACL_INT8 || d == ACL_INT32 || d == ACL_BOOL; }
+
+// aclnnL1LossBackward's promotion over the dtypes generated here: the floating ones promote among
+// themselves (one: itself; a mix: FLOAT) and take INT8, INT32 or BOOL inputs (cast to them);
+// undefined when none is floating (integers alone promote to an integer, not computed) or any is
+// another dtype (DOUBLE promotes to DOUBLE, not computed; INT4 and the undefined ones promote with
+// nothing).
+aclDataType L1Promoted(aclDataType a, aclDataType b, aclDataType c) {
+  aclDataType floating = ACL_DT_UNDEFINED;
+  for (aclDataType d : {a, b, c}) {
+    if (IsFloat(d)) {
+      floating = floating == ACL_DT_UNDEFINED || floating == d ? d : ACL_FLOAT;
+    } else if (!IsModelInteger(d)) {
+      return ACL_DT_UNDEFINED;
+    }
+  }
+  return floating;
+}
+
 // The model of the backward APIs' phase one. aclnnMseLossBackward: one dtype of the three inputs,
 // plain formats. aclnnL1LossBackward (promotes): float dtypes promoted (a mix is FLOAT), INT8,
 // INT32 or BOOL inputs with them cast to that; out any float dtype, or DOUBLE or COMPLEX64 (the
@@ -522,24 +542,10 @@ Verdict JudgeBackward(const Slot (&slots)[4], int64_t reduction, bool null_size,
   const Spec& target = slots[2].spec;
   const Spec& out = slots[3].spec;
   if (promotes) {
-    // Over the dtypes generated here: the floating ones promote among themselves (one: itself; a
-    // mix: FLOAT) and take INT8, INT32 or BOOL inputs (cast to them); DOUBLE promotes to DOUBLE,
-    // which is not computed, as is a promotion of integers alone; INT4 and the undefined ones
-    // promote with nothing.
-    const auto is_float = [](aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; };
-    const auto is_integer = [](aclDataType d) { return d == ACL_INT8 || d == ACL_INT32 || d == ACL_BOOL; };
-    aclDataType floating = ACL_DT_UNDEFINED;
-    bool promotes_to_float = true;
-    for (aclDataType d : {grad.dtype, self.dtype, target.dtype}) {
-      if (is_float(d)) {
-        floating = floating == ACL_DT_UNDEFINED || floating == d ? d : ACL_FLOAT;
-      } else if (!is_integer(d)) {
-        promotes_to_float = false;
-      }
-    }
+    const aclDataType floating = L1Promoted(grad.dtype, self.dtype, target.dtype);
     // out: a float dtype, or DOUBLE / COMPLEX64, which the result is cast into.
-    const bool out_ok = is_float(out.dtype) || out.dtype == ACL_DOUBLE || out.dtype == ACL_COMPLEX64;
-    if (!promotes_to_float || floating == ACL_DT_UNDEFINED || !Computable(floating) || !out_ok) v.Invalid("dtypes");
+    const bool out_ok = IsFloat(out.dtype) || out.dtype == ACL_DOUBLE || out.dtype == ACL_COMPLEX64;
+    if (floating == ACL_DT_UNDEFINED || !Computable(floating) || !out_ok) v.Invalid("dtypes");
   } else if (!Computable(self.dtype) || grad.dtype != self.dtype || target.dtype != self.dtype ||
              !Computable(out.dtype)) {
     v.Invalid("dtypes");
@@ -847,18 +853,12 @@ golden::Tensor L1BackwardGolden(const Slot (&slots)[4], int64_t reduction, const
   golden::L1GradRoute route;
   route.npu = TheNpu();
   // An integer or bool input enters as the aclnn layer's cast of it to the promoted floating dtype.
-  aclDataType floating = ACL_DT_UNDEFINED;
-  for (int i = 0; i < 3; ++i) {
-    const aclDataType d = slots[i].spec.dtype;
-    if (d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16) {
-      floating = floating == ACL_DT_UNDEFINED || floating == d ? d : ACL_FLOAT;
-    }
-  }
+  const aclDataType floating = L1Promoted(slots[0].spec.dtype, slots[1].spec.dtype, slots[2].spec.dtype);
   golden::Tensor inputs[3];
   for (int i = 0; i < 3; ++i) {
     const Spec& spec = slots[i].spec;
     inputs[i] = ReadView(spec, input);
-    if (spec.dtype != ACL_INT8 && spec.dtype != ACL_INT32 && spec.dtype != ACL_BOOL) continue;
+    if (!IsModelInteger(spec.dtype)) continue;
     inputs[i].dtype = ToGolden(floating);
     for (uint32_t& bits : inputs[i].bits) {
       const int64_t value = spec.dtype == ACL_INT32 ? static_cast<int32_t>(bits) : static_cast<int8_t>(bits);

@@ -13,6 +13,42 @@ namespace opapi {
 namespace {
 
 constexpr uint64_t kWorkspaceAlignment = 64;
+
+// The dtype classes of opbase's data_type_utils.h that promotion and CanCast read (over the dtypes
+// with numbers that PromoteType knows here).
+bool IsComplex(aclDataType d) { return d == ACL_COMPLEX32 || d == ACL_COMPLEX64 || d == ACL_COMPLEX128; }
+bool IsFloating(aclDataType d) { return d == ACL_FLOAT16 || d == ACL_BF16 || d == ACL_FLOAT || d == ACL_DOUBLE; }
+bool IsWideUnsigned(aclDataType d) { return d == ACL_UINT16 || d == ACL_UINT32 || d == ACL_UINT64; }
+bool IsIntegral(aclDataType d) {  // not BOOL
+  return IsWideUnsigned(d) || d == ACL_INT8 || d == ACL_UINT8 || d == ACL_INT16 || d == ACL_INT32 || d == ACL_INT64;
+}
+
+// The rank of an integer or bool dtype in promotion (a wider signed type takes a narrower one);
+// -1 for any other.
+int IntegerRank(aclDataType d) {
+  switch (d) {
+    case ACL_BOOL:
+      return 0;
+    case ACL_INT8:
+    case ACL_UINT8:
+      return 1;
+    case ACL_INT16:
+      return 2;
+    case ACL_INT32:
+      return 3;
+    case ACL_INT64:
+      return 4;
+    default:
+      return -1;
+  }
+}
+
+// opbase's CanCast: a complex value only into a complex dtype, a floating one not into an integral
+// one, only a bool into BOOL.
+bool CanCast(aclDataType from, aclDataType to) {
+  return !(IsComplex(from) && !IsComplex(to)) && !(IsFloating(from) && IsIntegral(to)) &&
+         !(from != ACL_BOOL && to == ACL_BOOL);
+}
 static_assert(PhaseOne::kMaxParams <= LaunchSpec::kMaxArguments, "every parameter is an executor argument");
 
 std::string ExpectedList(const std::vector<kernel::DType>& allowed) {
@@ -126,19 +162,8 @@ aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
     names += std::string(names.empty() ? "" : ", ") + name(param) + " " + DataTypeName(dtype);
     if (result == ACL_DT_UNDEFINED) return Fail(ACLNN_ERR_PARAM_INVALID, names + " cannot be promoted to one dtype");
   }
-  // ops-nn's CanCast (opbase data_type_utils.h): a complex result only into a complex out, a
-  // floating one not into an integer out, only a bool one into a bool out.
   const aclDataType stored = tensor(out).dtype;
-  const auto complex = [](aclDataType d) { return d == ACL_COMPLEX32 || d == ACL_COMPLEX64 || d == ACL_COMPLEX128; };
-  const auto floating = [](aclDataType d) {
-    return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16 || d == ACL_DOUBLE;
-  };
-  const auto integral = [](aclDataType d) {
-    return d == ACL_INT8 || d == ACL_UINT8 || d == ACL_INT16 || d == ACL_UINT16 || d == ACL_INT32 || d == ACL_UINT32 ||
-           d == ACL_INT64 || d == ACL_UINT64;
-  };
-  if ((complex(result) && !complex(stored)) || (floating(result) && integral(stored)) ||
-      (result != ACL_BOOL && stored == ACL_BOOL)) {
+  if (!CanCast(result, stored)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, std::string("the result dtype ") + DataTypeName(result) +
                                              " cannot be cast to " + name(out) + " dtype " + DataTypeName(stored));
   }
@@ -349,55 +374,27 @@ aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** exec
       {}, [](LaunchArgs&) {}, workspace_size, executor);
 }
 
-namespace {
-
-// The rank of an integer or bool dtype in promotion (a wider signed type takes a narrower one);
-// -1 for any other.
-int IntegerRank(aclDataType d) {
-  switch (d) {
-    case ACL_BOOL:
-      return 0;
-    case ACL_INT8:
-    case ACL_UINT8:
-      return 1;
-    case ACL_INT16:
-      return 2;
-    case ACL_INT32:
-      return 3;
-    case ACL_INT64:
-      return 4;
-    default:
-      return -1;
-  }
-}
-
-}  // namespace
-
 aclDataType PromoteType(aclDataType a, aclDataType b) {
   const auto known = [](aclDataType d) {
-    return IntegerRank(d) >= 0 || d == ACL_UINT16 || d == ACL_UINT32 || d == ACL_UINT64 || d == ACL_FLOAT16 ||
-           d == ACL_BF16 || d == ACL_FLOAT || d == ACL_DOUBLE || d == ACL_COMPLEX32 || d == ACL_COMPLEX64 ||
-           d == ACL_COMPLEX128;
+    return IntegerRank(d) >= 0 || IsWideUnsigned(d) || IsFloating(d) || IsComplex(d);
   };
   if (!known(a) || !known(b)) return ACL_DT_UNDEFINED;
   if (a == b) return a;
-  const auto wide_unsigned = [](aclDataType d) { return d == ACL_UINT16 || d == ACL_UINT32 || d == ACL_UINT64; };
-  if (wide_unsigned(a)) {  // its table row: only a complex column has a type
+  if (IsWideUnsigned(a)) {  // its table row: only a complex column has a type
     if (b == ACL_COMPLEX64) return a == ACL_UINT64 ? ACL_COMPLEX128 : ACL_COMPLEX64;
     return b == ACL_COMPLEX128 ? ACL_COMPLEX128 : ACL_DT_UNDEFINED;
   }
-  if (wide_unsigned(b)) return ACL_DT_UNDEFINED;
+  if (IsWideUnsigned(b)) return ACL_DT_UNDEFINED;
   const auto either = [&](aclDataType d) { return a == d || b == d; };
-  if (either(ACL_COMPLEX32) || either(ACL_COMPLEX64) || either(ACL_COMPLEX128)) {
+  if (IsComplex(a) || IsComplex(b)) {
     if (either(ACL_COMPLEX128) || either(ACL_DOUBLE)) return ACL_COMPLEX128;
     if (either(ACL_COMPLEX64) || either(ACL_FLOAT) || either(ACL_BF16)) return ACL_COMPLEX64;
     return ACL_COMPLEX32;  // with FLOAT16, an integer or bool
   }
   if (either(ACL_DOUBLE)) return ACL_DOUBLE;
-  const auto floating = [](aclDataType d) { return d == ACL_FLOAT16 || d == ACL_BF16 || d == ACL_FLOAT; };
-  if (floating(a) && floating(b)) return ACL_FLOAT;  // two different ones (FLOAT16 with BF16 too)
-  if (floating(a)) return a;                         // with an integer or bool
-  if (floating(b)) return b;
+  if (IsFloating(a) && IsFloating(b)) return ACL_FLOAT;  // two different ones (FLOAT16 with BF16 too)
+  if (IsFloating(a)) return a;                           // with an integer or bool
+  if (IsFloating(b)) return b;
   // Two different integer or bool dtypes: the wider; INT8 with UINT8 is INT16.
   if (IntegerRank(a) == 1 && IntegerRank(b) == 1) return ACL_INT16;
   return IntegerRank(a) > IntegerRank(b) ? a : b;
