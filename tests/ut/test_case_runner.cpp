@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -24,6 +25,7 @@
 #include "literal.h"
 #include "npy.h"
 #include "ops.h"
+#include "run_tensors.h"
 #include "work_pool.h"
 
 namespace {
@@ -893,6 +895,63 @@ TEST(CaseRunnerJudge, OurToleranceIsPerDtypeAndAShareOfTheElements) {
   EXPECT_EQ(JudgeWith("tolerance", bf16, {0x3f80, 0x7f80}, f32, {0x3f800001u, 0x7f800000u}).verdict, "pass");
   EXPECT_EQ(JudgeWith("tolerance", bf16, {0x3f80, 0x7f80}, f32, {0x3f800000u, 0xff800000u}).verdict, "fail");
 }
+
+// The tensor region places first fit from its start, takes a freed place back (joined with its
+// free neighbours), counts what was touched and is free as idle, and leaves a tensor it cannot
+// hold to an allocation of its own.
+TEST(CaseRunnerTensorRegion, PlacesFirstFitReusesAndFallsBack) {
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  cr::OpenTensorRegion(4 * kMiB, /*device=*/false);
+  std::string error;
+  const auto allocate = [&error](int64_t bytes) {
+    auto memory = std::make_unique<cr::Memory>();
+    EXPECT_TRUE(memory->Allocate(false, bytes, &error)) << error;
+    std::memset(memory->data(), 0x5a, static_cast<size_t>(bytes));  // all of it is the tensor's
+    return memory;
+  };
+  auto first = allocate(kMiB);
+  char* const base = first->data();
+  auto second = allocate(kMiB + 1);  // its place is rounded up to 512 bytes
+  EXPECT_EQ(second->data(), base + kMiB);
+  EXPECT_EQ(cr::IdleRegionBytes(), 0);
+  first.reset();
+  EXPECT_EQ(cr::IdleRegionBytes(), kMiB);
+  auto third = allocate(kMiB / 2);
+  EXPECT_EQ(third->data(), base);
+  EXPECT_EQ(cr::IdleRegionBytes(), kMiB / 2);
+  // Free now: [0.5 MiB, 1 MiB) and [2 MiB + 512, 4 MiB): 3 MiB fits in neither.
+  auto outside = allocate(3 * kMiB);
+  EXPECT_TRUE(outside->data() + 3 * kMiB <= base || outside->data() >= base + 4 * kMiB);
+  second.reset();
+  third.reset();
+  auto whole = allocate(4 * kMiB);  // the freed places joined into one range again
+  EXPECT_EQ(whole->data(), base);
+  whole.reset();
+  outside.reset();
+  cr::CloseTensorRegion();
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CASE_RUNNER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CASE_RUNNER_ASAN 1
+#endif
+#endif
+
+#ifdef CASE_RUNNER_ASAN
+// Under ASan a byte past a placed tensor is out of bounds, as past an allocation of its own.
+TEST(CaseRunnerTensorRegion, PastATensorIsOutOfBoundsUnderAsan) {
+  cr::OpenTensorRegion(int64_t{1} << 20, /*device=*/false);
+  std::string error;
+  auto memory = std::make_unique<cr::Memory>();
+  ASSERT_TRUE(memory->Allocate(false, 1000, &error)) << error;
+  volatile char* past = memory->data() + 1000;
+  EXPECT_DEATH(*past = 1, "use-after-poison");
+  memory.reset();
+  cr::CloseTensorRegion();
+}
+#endif
 
 TEST(CaseRunnerWorkPool, EveryPieceRunsOnce) {
   cr::WorkPool pool;

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -315,11 +316,8 @@ int Main(int argc, char** argv) {
       return 2;
     }
   }
-  bool need_runtime = false;
-  for (const Run& run : runs) {
-    need_runtime = need_runtime || (run.c->level == Case::Level::kApi && run.c->error.empty() && run.c->enabled &&
-                                    options.compare_dir.empty());
-  }
+  const bool need_runtime =
+      std::any_of(runs.begin(), runs.end(), [&](const Run& run) { return RunsTheApi(run, options); });
   if (need_runtime && !StartRuntime(&error)) {
     std::fprintf(stderr, "aclnn_case_runner: cannot start the runtime: %s\n", error.c_str());
     return 2;

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <mutex>
 
+#include "run_tensors.h"
+
 namespace case_runner {
 namespace {
 
@@ -65,7 +67,9 @@ bool FitsAvailableMemory(int64_t need, int64_t own_pending, int64_t* room) {
   if (need < kRecheckBytes) return true;
   const int64_t available = MemAvailableNow();
   if (available < 0) return true;
-  const int64_t free_room = available - kMemoryMargin - (PendingBytes::Of().Total() - own_pending);
+  // The tensor region's idle pages are resident, so MemAvailable leaves them out, but they are the
+  // runs' to use.
+  const int64_t free_room = available + IdleRegionBytes() - kMemoryMargin - (PendingBytes::Of().Total() - own_pending);
   if (room != nullptr) *room = std::max<int64_t>(free_room, 0);
   return need <= free_room;
 }

@@ -34,9 +34,9 @@ class PendingShare {
 };
 
 // The admission rule: a run of `need` bytes fits when it is below kRecheckBytes, or when it is
-// within MemAvailable less kMemoryMargin less what the other runs in flight have yet to take
-// (`own_pending`: the part of the pending bytes that is this run's own share, 0 before it has
-// one). *room, when given, is that room (0 at least; -1 when MemAvailable cannot be read).
+// within MemAvailable and the tensor region's idle bytes, less kMemoryMargin, less what the other runs in
+// flight have yet to take (`own_pending`: the part of the pending bytes that is this run's own
+// share, 0 before it has one). *room, when given, is that room (0 at least; -1 when MemAvailable cannot be read).
 bool FitsAvailableMemory(int64_t need, int64_t own_pending, int64_t* room = nullptr);
 
 // "4194304 bytes (4.0 MiB)", "21152727040 bytes (19.70 GiB)".

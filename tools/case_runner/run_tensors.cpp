@@ -1,8 +1,22 @@
 #include "run_tensors.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <new>
+
+#if defined(__has_include)
+#if __has_include(<sanitizer/asan_interface.h>)
+#include <sanitizer/asan_interface.h>  // the poisoning macros: no-ops unless built with ASan
+#endif
+#endif
+#ifndef ASAN_POISON_MEMORY_REGION
+#define ASAN_POISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#endif
 
 #include "acl/acl.h"
 #include "inputs.h"
@@ -57,9 +71,135 @@ std::vector<uint32_t>& StagingBits(int which) {
   return bits[which];
 }
 
+namespace {
+
+// Places in the region start at multiples of this (as aclrtMalloc aligns an allocation).
+constexpr int64_t kPlaceAlignment = 512;
+
+class TensorRegion {
+ public:
+  static TensorRegion& Of() {
+    static TensorRegion* region = new TensorRegion;  // outlives every runner thread
+    return *region;
+  }
+
+  void Open(int64_t bytes, bool device) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    capacity_ = bytes / kPlaceAlignment * kPlaceAlignment;
+    device_ = device;
+  }
+
+  // First fit: the lowest free range that holds `bytes`. False when none does (or the region
+  // cannot be made, or a device place is asked of a host region).
+  bool Place(bool device, int64_t bytes, void** data, int64_t* placed) {
+    const int64_t size = (bytes + kPlaceAlignment - 1) / kPlaceAlignment * kPlaceAlignment;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if ((device && !device_) || !Made()) return false;
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      if (it->second < size) continue;
+      const int64_t offset = it->first, rest = it->second - size;
+      free_.erase(it);
+      if (rest > 0) free_.emplace(offset + size, rest);
+      in_use_ += size;
+      touched_ = std::max(touched_, offset + size);
+      *data = base_ + offset;
+      *placed = size;
+      ASAN_UNPOISON_MEMORY_REGION(*data, static_cast<size_t>(bytes));  // the rest stays out of bounds
+      return true;
+    }
+    return false;
+  }
+
+  void Return(void* data, int64_t placed) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ASAN_POISON_MEMORY_REGION(data, static_cast<size_t>(placed));
+    int64_t offset = static_cast<char*>(data) - base_, size = placed;
+    in_use_ -= size;
+    auto next = free_.lower_bound(offset);
+    if (next != free_.end() && next->first == offset + size) {  // joins the free range after it
+      size += next->second;
+      next = free_.erase(next);
+    }
+    if (next != free_.begin()) {  // and the one before it
+      auto before = std::prev(next);
+      if (before->first + before->second == offset) {
+        offset = before->first;
+        size += before->second;
+        free_.erase(before);
+      }
+    }
+    free_.emplace(offset, size);
+  }
+
+  int64_t IdleBytes() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return touched_ - in_use_;
+  }
+
+  void Close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (base_ != nullptr) {
+      ASAN_UNPOISON_MEMORY_REGION(base_, static_cast<size_t>(capacity_));
+      if (device_) {
+        aclrtFree(base_);
+      } else {
+        munmap(base_, static_cast<size_t>(capacity_));
+      }
+    }
+    base_ = nullptr;
+    capacity_ = touched_ = in_use_ = 0;
+    free_.clear();
+    failed_ = false;
+  }
+
+ private:
+  // Makes the region on first use (untouched, it takes no memory); false when it cannot be made.
+  bool Made() {
+    if (base_ != nullptr) return true;
+    if (failed_ || capacity_ <= 0) return false;
+    void* base = nullptr;
+    if (device_) {
+      // Normal pages: a huge page's first touch may wait for the kernel to compact memory.
+      if (aclrtMalloc(&base, static_cast<size_t>(capacity_), ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS) base = nullptr;
+    } else {
+      base = mmap(nullptr, static_cast<size_t>(capacity_), PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) base = nullptr;
+    }
+    if (base == nullptr) {
+      failed_ = true;  // every tensor gets an allocation of its own
+      return false;
+    }
+    base_ = static_cast<char*>(base);
+    free_.emplace(0, capacity_);
+    // Under ASan, only the tensors placed are addressable: a kernel reading or writing past one is
+    // caught as it would be past an allocation of its own.
+    ASAN_POISON_MEMORY_REGION(base_, static_cast<size_t>(capacity_));
+    return true;
+  }
+
+  std::mutex mutex_;
+  char* base_ = nullptr;
+  int64_t capacity_ = 0;
+  bool device_ = false;
+  bool failed_ = false;
+  std::map<int64_t, int64_t> free_;  // offset -> bytes of each free range, none adjacent
+  int64_t in_use_ = 0;               // bytes placed
+  int64_t touched_ = 0;              // the end of the furthest place ever made
+};
+
+}  // namespace
+
+void OpenTensorRegion(int64_t bytes, bool device) { TensorRegion::Of().Open(bytes, device); }
+int64_t IdleRegionBytes() { return TensorRegion::Of().IdleBytes(); }
+void CloseTensorRegion() { TensorRegion::Of().Close(); }
+
 Memory::~Memory() {
-  if (device_) {
-    if (data_ != nullptr) aclrtFree(data_);
+  if (data_ == nullptr) return;
+  if (placed_ > 0) {
+    TensorRegion::Of().Return(data_, placed_);
+  } else if (device_) {
+    aclrtFree(data_);
   } else {
     ::operator delete (data_, std::align_val_t{64}, std::nothrow);
   }
@@ -69,8 +209,10 @@ bool Memory::Allocate(bool device, int64_t bytes, std::string* error) {
   device_ = device;
   bytes_ = bytes;
   if (bytes == 0) return true;  // aclrtMalloc refuses size 0; an empty tensor needs none
+  if (TensorRegion::Of().Place(device, bytes, &data_, &placed_)) return true;
   if (device) {
     if (aclError rc = aclrtMalloc(&data_, static_cast<size_t>(bytes), ACL_MEM_MALLOC_HUGE_FIRST)) {
+      data_ = nullptr;
       return AclFailed("aclrtMalloc of " + ByteText(bytes), rc, error);
     }
     return true;

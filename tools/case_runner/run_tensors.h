@@ -38,7 +38,8 @@ class FirstError {
   std::string error_;
 };
 
-// A contiguous tensor's memory.
+// A contiguous tensor's memory: a place in the tensor region (below), or, when the region has no
+// room, an allocation of its own.
 class Memory {
  public:
   Memory() = default;
@@ -46,6 +47,7 @@ class Memory {
   Memory& operator=(const Memory&) = delete;
   ~Memory();
 
+  // device: the memory is an API-level tensor's, written and read through aclrtMemcpy/aclrtMemset.
   bool Allocate(bool device, int64_t bytes, std::string* error);
   char* data() const { return static_cast<char*>(data_); }
   bool device() const { return device_; }
@@ -58,8 +60,22 @@ class Memory {
  private:
   void* data_ = nullptr;
   int64_t bytes_ = 0;
+  int64_t placed_ = 0;  // bytes taken in the region; 0: an allocation of its own
   bool device_ = false;
 };
+
+// The tensor region: one block of memory as large as the runs in flight may take together, reused
+// run after run. A page the process has not touched before costs far more than a reused one (the
+// kernel zeroes it on first touch; on a virtual machine the host may have to find it first), so
+// the suite touches the region once instead of every run touching fresh memory. Tensors are placed
+// first fit from its start, so it is touched only as far as the runs in flight have needed.
+// Opens the region of `bytes` (made on first use): an aclrtMalloc allocation when `device` (an
+// API-level run's tensors need one; a kernel-level run uses it as the host memory it is here).
+void OpenTensorRegion(int64_t bytes, bool device);
+// Bytes of the region that runs have touched and none uses now: resident, but the runs' to use.
+int64_t IdleRegionBytes();
+// Frees the region (before the runtime stops); every Memory in it must be gone.
+void CloseTensorRegion();
 
 // A tensor of a run: its shape and dtype, and the memory holding it.
 struct RunTensor {

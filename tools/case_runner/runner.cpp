@@ -275,6 +275,11 @@ std::vector<Run> ShardRuns(const std::vector<Run>& runs, int index, int count) {
   return shard;
 }
 
+bool RunsTheApi(const Run& run, const Options& options) {
+  const Case& c = *run.c;
+  return c.level == Case::Level::kApi && c.error.empty() && c.enabled && options.compare_dir.empty();
+}
+
 int64_t RunBytes(const Run& run, const Options& options) {
   const Case& c = *run.c;
   if (!c.error.empty() || !c.enabled) return 0;
@@ -305,8 +310,21 @@ Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget
   return verdict;
 }
 
+int64_t InFlightLimit(const std::vector<Run>& runs, const Options& options, int64_t memory_budget) {
+  int64_t largest = 0;
+  for (const Run& run : runs) {
+    const int64_t bytes = RunBytes(run, options);
+    if (bytes <= memory_budget) largest = std::max(largest, bytes);
+  }
+  return std::min(memory_budget, std::max(largest, kInFlightFloor));
+}
+
 void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
             const std::function<void(size_t, const Verdict&)>& report) {
+  const int64_t limit = InFlightLimit(runs, options, memory_budget);
+  // A little more than the limit: each tensor's place is rounded up to its alignment.
+  OpenTensorRegion(limit + (int64_t{1} << 20),
+                   std::any_of(runs.begin(), runs.end(), [&](const Run& run) { return RunsTheApi(run, options); }));
   WorkPool pool;
   std::mutex mutex;          // guards everything below
   size_t next = 0;           // the next run to start, in file order
@@ -321,10 +339,10 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
     for (;;) {
       if (next == runs.size()) break;
       const size_t index = next;
-      const int64_t need = std::min(RunBytes(runs[index], options), memory_budget);
-      // Within the budget, and (a large run) within the memory available now: else wait for the
+      const int64_t need = std::min(RunBytes(runs[index], options), limit);
+      // Within the limit, and (a large run) within the memory available now: else wait for the
       // runs in flight, helping meanwhile. Alone, a run starts, and skips itself if it must.
-      const auto fits = [&] { return bytes_in_use + need <= memory_budget && FitsAvailableMemory(need, 0); };
+      const auto fits = [&] { return bytes_in_use + need <= limit && FitsAvailableMemory(need, 0); };
       if (running > 0 && !fits()) {
         lock.unlock();
         pool.WaitUntil([&] {
@@ -365,6 +383,7 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
   for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& thread : threads) thread.join();
+  CloseTensorRegion();
 }
 
 }  // namespace case_runner

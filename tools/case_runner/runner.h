@@ -64,16 +64,25 @@ std::vector<Run> SelectRuns(const std::vector<Case>& cases, const std::string& f
 // run is in exactly one shard, whatever the other files, --filter or --jobs.
 std::vector<Run> ShardRuns(const std::vector<Run>& runs, int index, int count);
 
+// Whether the run calls the API (and so needs the runtime and aclrtMalloc memory).
+bool RunsTheApi(const Run& run, const Options& options);
 // The bytes a run's tensors take (inputs and output); what the memory budget counts.
 int64_t RunBytes(const Run& run, const Options& options);
 // A run of 64 MiB or more also checks, as it starts, that the memory available now holds its
 // tensors beside what the other runs in flight have yet to take; else it is skipped.
 Verdict ExecuteRun(const Run& run, const Options& options, int64_t memory_budget, WorkPool& pool);
 
+// The tensor bytes the runs in flight may take together: the largest run's within the budget (so
+// the suite needs no more memory than its largest case alone), at least kInFlightFloor (small
+// runs still run side by side), at most the budget.
+constexpr int64_t kInFlightFloor = int64_t{256} << 20;
+int64_t InFlightLimit(const std::vector<Run>& runs, const Options& options, int64_t memory_budget);
+
 // Runs every run on options.jobs threads: whole runs at once as long as their tensors fit in the
-// budget together (and a large one in the memory available now), their parallel parts spread over
-// all threads. Calls report(i, verdict) for
-// i = 0, 1, ... in order, each as soon as it and all before it are done.
+// in-flight limit together (and a large one in the memory available now), their parallel parts
+// spread over all threads, their tensors in the tensor region (run_tensors.h) of that size.
+// Calls report(i, verdict) for i = 0, 1, ... in order, each as soon as it and all before it are
+// done.
 void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
             const std::function<void(size_t, const Verdict&)>& report);
 
