@@ -3,6 +3,7 @@
 // the readers under random mutation of valid files (byte flips, truncations, insertions): each
 // mutated file either parses or is reported, and nothing crashes or throws.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <atomic>
@@ -765,6 +766,46 @@ TEST(CaseRunnerInputs, DependOnlyOnSeedCaseIdentityInputAndIndex) {
     sum += value;
   }
   EXPECT_NEAR(sum / 1000.0, 0.5, 0.15);  // uniform: the mean of [-2, 3]
+}
+
+// A piece is generated many elements at a time on each SIMD target; every element must equal the
+// one-element scalar definition (Generated checks each), for every dtype, range form, start and
+// length (lanes whole and not), and the definition itself must not move (pinned bits below).
+TEST(CaseRunnerInputs, EverySimdTargetGivesTheScalarDefinition) {
+  const std::vector<cr::ValueRange> ranges = {
+      cr::ValueRange{true, -2.0, 2.0, {}},
+      cr::ValueRange{true, -1e30, 1e30, {}},  // beyond FLOAT16 and near FLOAT's ends
+      cr::ValueRange{true, -65504.0, 65504.0, {}},
+      cr::ValueRange{true, 0.5, 0.5, {}},
+      // Ties of FLOAT16 (1 + 2^-11, -(1 + 3 * 2^-11)) and of BF16 (1 + 2^-8, -(1 + 3 * 2^-8)): to even.
+      cr::ValueRange{true, 1.00048828125, 1.00048828125, {}},
+      cr::ValueRange{true, -1.00146484375, -1.00146484375, {}},
+      cr::ValueRange{true, 1.00390625, 1.00390625, {}},
+      cr::ValueRange{true, -1.01171875, -1.01171875, {}},
+      cr::ValueRange{true, -1e-6, 1e-6, {0.0f, -0.0f, INFINITY, -INFINITY, NAN}},  // subnormal halves
+      cr::ValueRange{false, 0.0, 0.0, {1.0f, NAN, -INFINITY}},
+  };
+  const uint64_t key = cr::InputKey(7, NamedCase("simd", true, 1), "self");
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (cr::Dtype dtype : {cr::Dtype::kFloat32, cr::Dtype::kFloat16, cr::Dtype::kBFloat16}) {
+      for (const cr::ValueRange& range : ranges) {
+        SCOPED_TRACE(std::string(hwy::TargetName(target)) + " " + aclcpu::kernel::Traits(dtype).long_name + " [" +
+                     std::to_string(range.lo) + ", " + std::to_string(range.hi) + "] with " +
+                     std::to_string(range.specials.size()) + " specials");
+        const cr::TensorSpec spec{"self", dtype, {1000}, range};
+        for (const auto& span : std::vector<std::pair<int64_t, int64_t>>{
+                 {0, 1000}, {3, 4}, {5, 70}, {(int64_t{1} << 33) - 9, (int64_t{1} << 33) + 40}}) {
+          Generated(spec, key, span.first, span.second);
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  // The first values of one key (as an independent float64 re-derivation of the definition gives
+  // them): compare-mode files made from dumped inputs depend on them.
+  const cr::TensorSpec spec{"self", cr::Dtype::kFloat32, {4}, cr::ValueRange{true, -2.0, 2.0, {}}};
+  EXPECT_EQ(Generated(spec, key, 0, 4), (std::vector<uint32_t>{3207591294u, 1065688724u, 3190243860u, 1058256688u}));
 }
 
 TEST(CaseRunnerInputs, HonourEveryRangeForm) {
