@@ -83,15 +83,11 @@ bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inp
   if (aclnnStatus rc = api.phase_one(handles.data(), attribute, out_tensor.get(), &workspace_size, &executor)) {
     return AclFailed(api.phase_one_name, rc, error);
   }
-  void* workspace = nullptr;
-  if (workspace_size > 0) {
-    if (aclError rc = aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST)) {
-      return AclFailed("aclrtMalloc (workspace)", rc, error);
-    }
-  }
-  // Frees the workspace on every path below (aclrtFree waits for queued work that uses it).
-  const std::unique_ptr<void, aclError (*)(void*)> workspace_owner(workspace, aclrtFree);
-  if (aclnnStatus rc = api.launch(workspace, workspace_size, executor, stream)) {
+  // In the tensor region when it has room, like the tensors; no queued work uses it once this
+  // returns (the launch fails without queuing, or the stream is synchronized).
+  Memory workspace;
+  if (!workspace.Allocate(true, static_cast<int64_t>(workspace_size), error)) return false;
+  if (aclnnStatus rc = api.launch(workspace.data(), workspace_size, executor, stream)) {
     return AclFailed(std::string("aclnn") + op.api_name, rc, error);
   }
   if (aclError rc = aclrtSynchronizeStream(stream)) return AclFailed("aclrtSynchronizeStream", rc, error);
