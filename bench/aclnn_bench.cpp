@@ -103,16 +103,17 @@ struct Case {
   }
 };
 
-// One device tensor with random values in [-1, 1].
+// One device tensor with random values in [-1, 1], its own for each role (seed): with one stream
+// for all, self and target were equal, and L1's sign was 0 in every element.
 struct DeviceTensor {
   aclTensor* tensor = nullptr;
   void* memory = nullptr;
-  DeviceTensor(aclDataType dtype, const Shape& shape, bool transposed) {
+  DeviceTensor(aclDataType dtype, const Shape& shape, bool transposed, uint32_t seed) {
     const int64_t n = Case::Count(shape);
     const size_t size = dtype == ACL_FLOAT ? 4 : 2;
     aclrtMalloc(&memory, std::max<size_t>(n * size, 64), ACL_MEM_MALLOC_HUGE_FIRST);
     std::vector<unsigned char> host(n * size);
-    std::mt19937 rng(static_cast<uint32_t>(n));
+    std::mt19937 rng(static_cast<uint32_t>(n) * 4u + seed);
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
     for (int64_t i = 0; i < n; ++i) {
       const float v = value(rng);
@@ -145,10 +146,10 @@ class OurCall {
  public:
   explicit OurCall(const Case& c)
       : c_(c),
-        grad_(c.dtype, c.grad(), false),
-        self_(c.dtype, c.shape(), c.pattern == Pattern::kSelfTransposed),
-        target_(c.dtype, c.target(), false),
-        out_(c.dtype, c.op == Op::kForward ? Shape{} : c.shape(), c.pattern == Pattern::kOutTransposed) {
+        grad_(c.dtype, c.grad(), false, 0),
+        self_(c.dtype, c.shape(), c.pattern == Pattern::kSelfTransposed, 1),
+        target_(c.dtype, c.target(), false, 2),
+        out_(c.dtype, c.op == Op::kForward ? Shape{} : c.shape(), c.pattern == Pattern::kOutTransposed, 3) {
     aclrtCreateStream(&stream_);
   }
   ~OurCall() {
