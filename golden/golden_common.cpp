@@ -209,6 +209,13 @@ void BroadcastWalk::Next() {
   }
 }
 
+void StoreInPlace(Dtype compute, Dtype out, uint32_t* bits, int64_t count) {
+  NarrowInPlace(compute, bits, count);
+  if (out == compute) return;
+  for (int64_t i = 0; i < count; ++i) bits[i] = Bits32(Widen(compute, bits[i]));
+  NarrowInPlace(out, bits, count);
+}
+
 uint32_t CastInteger(int64_t value, Dtype dtype) {
   const float rounded = static_cast<float>(static_cast<long double>(value));
   return Narrow(dtype, rounded);

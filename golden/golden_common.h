@@ -34,6 +34,18 @@ inline float Widen(Dtype dtype, uint32_t bits) {
 }
 // value rounded to dtype, to nearest with ties to even; overflow gives +-inf, NaN stays NaN.
 uint32_t Narrow(Dtype dtype, float value);
+// bits[0, count) hold float32 values; each becomes Narrow(dtype, value) (dtype FLOAT16 or BF16;
+// FLOAT32 leaves them). The same steps, many elements at a time (narrow_many.cpp).
+void NarrowInPlace(Dtype dtype, uint32_t* bits, int64_t count);
+// bits[0, count) hold float32 results; each is rounded to `compute`, then, when `out` differs, that
+// value to `out`: how an op stores a result it computed in float32 (narrowing a representable
+// value is exact).
+void StoreInPlace(Dtype compute, Dtype out, uint32_t* bits, int64_t count);
+inline uint32_t Bits32(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
 
 // An integer input's value as the aclnn layer's Cast hands it to a kernel computing in dtype
 // (ops-math math/cast/op_kernel/arch35/cast_struct.h: through float32, rounded there to nearest

@@ -46,9 +46,9 @@ void L1LossGrad(const View& grad_output, const View& self, const View& target, i
     }
     const float scaled = g * scale;
     const float r = sign * scaled;
-    const uint32_t in_compute = Narrow(compute, r);
-    out_bits[i - begin] = out_dtype == compute ? in_compute : Narrow(out_dtype, Widen(compute, in_compute));
+    out_bits[i - begin] = Bits32(r);
   }
+  StoreInPlace(compute, out_dtype, out_bits, end - begin);
 }
 
 Tensor L1LossGrad(const Tensor& grad_output, const Tensor& self, const Tensor& target, int reduction, Dtype out_dtype,

@@ -227,11 +227,6 @@ void MseLossGolden::AddRow(int64_t first, int64_t count, double* sums) const {
              [&](int64_t i, float loss) { sums[i] += static_cast<double>(Summand(loss)); });
 }
 
-uint32_t MseLossGolden::Store(float value) const {  // to the compute dtype, then to out's
-  const uint32_t rounded = Narrow(compute_, value);
-  return out_dtype_ == compute_ ? rounded : Narrow(out_dtype_, Widen(compute_, rounded));
-}
-
 // ops-nn loss/mse_loss_v2/op_kernel/mse_loss_v2_sum.h and _mean.h (MSELossV2Sum/Mean::Process):
 // the core's full tiles, then its tail tile -- the last core's with the elements past the last
 // whole block -- each squared, folded by ReduceSumBisect, scaled and added to the 8 lanes.
@@ -317,13 +312,18 @@ void MseLossGolden::PreparePart(int64_t part) {
 }
 
 void MseLossGolden::Compute(int64_t begin, int64_t end, uint32_t* bits) const {
+  Results(begin, end, bits);
+  StoreInPlace(compute_, out_dtype_, bits, end - begin);  // to the compute dtype, then to out's
+}
+
+void MseLossGolden::Results(int64_t begin, int64_t end, uint32_t* bits) const {
   if (reduction_ == 0) {
-    WalkLosses(shape_, self_, target_, begin, end - begin, [&](int64_t i, float loss) { bits[i] = Store(loss); });
+    WalkLosses(shape_, self_, target_, begin, end - begin, [&](int64_t i, float loss) { bits[i] = Bits32(loss); });
     return;
   }
   const bool mean = reduction_ == 1;
   if (order_ != LossOrder::kFloat64) {
-    for (int64_t i = begin; i < end; ++i) bits[i - begin] = Store(NpuResult());
+    for (int64_t i = begin; i < end; ++i) bits[i - begin] = Bits32(NpuResult());
     return;
   }
   if (direct_) {  // one chunk: each column's sum from +0 over its rows in order
@@ -332,7 +332,7 @@ void MseLossGolden::Compute(int64_t begin, int64_t end, uint32_t* bits) const {
     for (int64_t i = begin; i < end; ++i) {
       double value = sums[static_cast<size_t>(i - begin)];
       if (mean) value /= static_cast<double>(rows_);
-      bits[i - begin] = Store(static_cast<float>(value));
+      bits[i - begin] = Bits32(static_cast<float>(value));
     }
     return;
   }
@@ -341,7 +341,7 @@ void MseLossGolden::Compute(int64_t begin, int64_t end, uint32_t* bits) const {
     for (int64_t i = begin; i < end; ++i) {
       double value = total(i);
       if (mean) value /= static_cast<double>(rows_);
-      bits[i - begin] = Store(static_cast<float>(value));
+      bits[i - begin] = Bits32(static_cast<float>(value));
     }
     return;
   }
@@ -349,7 +349,7 @@ void MseLossGolden::Compute(int64_t begin, int64_t end, uint32_t* bits) const {
   for (int64_t k = 0; k < kAllColumns; ++k) columns.push_back(total(k));
   double value = Pairwise(columns, 0, kAllColumns, 1);
   if (mean) value /= static_cast<double>(elements_);
-  for (int64_t i = begin; i < end; ++i) bits[i - begin] = Store(static_cast<float>(value));
+  for (int64_t i = begin; i < end; ++i) bits[i - begin] = Bits32(static_cast<float>(value));
 }
 
 Tensor MseLoss(const Tensor& self, const Tensor& target, int reduction, bool axis0, Dtype out_dtype,

@@ -68,7 +68,8 @@ class MseLossGolden {
   float Summand(float loss) const;
   // Adds the losses of elements [first, first + count) to sums[0 .. count).
   void AddRow(int64_t first, int64_t count, double* sums) const;
-  uint32_t Store(float value) const;
+  // Output elements [begin, end) as float32 results (their bits), before they are stored.
+  void Results(int64_t begin, int64_t end, uint32_t* bits) const;
   // The NPU orders: core `core`'s lanes (kMseLossV2A2) or partial (kMseLossV2950); the result.
   void PrepareCoreA2(int64_t core);
   void PrepareCore950(int64_t core);

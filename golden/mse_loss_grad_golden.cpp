@@ -30,10 +30,9 @@ void MseLossGrad(const View& grad_output, const View& self, const View& target, 
     float d = x - y;
     d = d * cof;
     const float r = d * g;
-    const uint32_t in_self_dtype = Narrow(self.dtype, r);
-    // To out's dtype: the same dtype keeps the value (narrowing a representable value is exact).
-    out_bits[i - begin] = out_dtype == self.dtype ? in_self_dtype : Narrow(out_dtype, Widen(self.dtype, in_self_dtype));
+    out_bits[i - begin] = Bits32(r);
   }
+  StoreInPlace(self.dtype, out_dtype, out_bits, end - begin);  // to self's dtype, then to out's
 }
 
 Tensor MseLossGrad(const Tensor& grad_output, const Tensor& self, const Tensor& target, int reduction, Dtype out_dtype,

@@ -3,11 +3,13 @@
 // (double arithmetic) on every halfway case, overflow, NaN and millions of random values, and
 // against the compiler's own _Float16 conversion where it has one.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "golden/mse_loss_grad_golden.h"
 #include "kernel/float_convert.h"
@@ -138,6 +140,44 @@ TEST(FloatConvert, RandomFloatsMatchTheGolden) {
 #endif
 
 #ifdef ACLNN_CPU_COMPILER_HALF
+// The golden's many-at-a-time rounding (NarrowInPlace) against its one-element definition (Narrow)
+// on every SIMD target: every sign and exponent with the mantissas around each format's rounding
+// point (ties, carries into the next binade, overflow, subnormal results), and every 1009th
+// float32 pattern; lengths that end in a partial vector.
+TEST(FloatConvert, GoldenNarrowInPlaceIsNarrowOnEveryTarget) {
+  std::vector<uint32_t> patterns;
+  for (uint32_t sign_exponent = 0; sign_exponent < 512; ++sign_exponent) {
+    for (uint32_t high : {0u, 1u, 0x3fu, 0x40u, 0x7fu}) {
+      for (uint32_t low : {0x0u, 0x1u, 0xfffu, 0x1000u, 0x1001u, 0x1fffu, 0x2000u, 0x2001u, 0x3000u, 0x7fffu, 0x8000u,
+                           0x8001u, 0xffffu}) {
+        patterns.push_back((sign_exponent << 23) | (high << 16) | low);
+      }
+    }
+  }
+  for (uint64_t bits = 0; bits <= 0xffffffffu; bits += 1009) patterns.push_back(static_cast<uint32_t>(bits));
+  for (golden::Dtype dtype : {golden::Dtype::kFloat16, golden::Dtype::kBFloat16}) {
+    std::vector<uint32_t> expected(patterns.size());
+    for (size_t i = 0; i < patterns.size(); ++i) expected[i] = golden::Narrow(dtype, BitsToFloat(patterns[i]));
+    for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+      hwy::SetSupportedTargetsForTest(target);
+      SCOPED_TRACE(std::string(hwy::TargetName(target)) + (dtype == golden::Dtype::kBFloat16 ? " BF16" : " FLOAT16"));
+      for (size_t cut : {size_t{0}, size_t{3}}) {
+        std::vector<uint32_t> bits(patterns.begin(), patterns.end() - static_cast<std::ptrdiff_t>(cut));
+        golden::NarrowInPlace(dtype, bits.data(), static_cast<int64_t>(bits.size()));
+        size_t wrong = 0;
+        for (size_t i = 0; i < bits.size(); ++i) {
+          if (bits[i] != expected[i] && wrong++ < 5) {
+            ADD_FAILURE() << "float32 bits 0x" << std::hex << patterns[i] << ": 0x" << bits[i] << ", Narrow gives 0x"
+                          << expected[i];
+          }
+        }
+        EXPECT_EQ(wrong, 0u);
+      }
+    }
+    hwy::SetSupportedTargetsForTest(0);
+  }
+}
+
 TEST(FloatConvert, Float16MatchesTheCompilersConversion) {
   std::mt19937 rng(7);
   for (int i = 0; i < 2000000; ++i) {
