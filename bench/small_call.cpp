@@ -3,7 +3,7 @@
 // one stream: the heap allocations per call (counted here by wrapping malloc) and the median
 // time per call. bench/small_call_profile.sh adds the instructions per call (callgrind).
 //
-//   aclnn_small_call backward|forward CALLS [--quiet]
+//   aclnn_small_call backward|forward|l1 CALLS [--quiet]   (l1: aclnnL1LossBackward)
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 
@@ -44,18 +45,20 @@ extern "C" void free(void* ptr) { __libc_free(ptr); }
 
 namespace {
 
+enum class Op { kMseBackward, kMseForward, kL1Backward };
+
 struct Call {
-  bool backward;
+  Op op;
   aclTensor* tensors[4] = {};
   void* memory[4] = {};
   aclrtStream stream = nullptr;
 
-  explicit Call(bool is_backward) : backward(is_backward) {
+  explicit Call(Op which) : op(which) {
     const std::vector<int64_t> shape{32, 32}, strides{32, 1}, storage{1024};
     for (int i = 0; i < 4; ++i) {
       aclrtMalloc(&memory[i], 4096, ACL_MEM_MALLOC_HUGE_FIRST);
       aclrtMemset(memory[i], 4096, 0, 4096);
-      const bool scalar = !backward && i == 3;  // the forward's out: the 0-d mean
+      const bool scalar = op == Op::kMseForward && i == 3;  // the forward's out: the 0-d mean
       tensors[i] = aclCreateTensor(shape.data(), scalar ? 0 : 2, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
                                    storage.data(), 1, memory[i]);
     }
@@ -71,13 +74,22 @@ struct Call {
   bool Run() {
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
-    aclnnStatus status =
-        backward
-            ? aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3], &size, &executor)
-            : aclnnMseLossGetWorkspaceSize(tensors[1], tensors[2], 1, tensors[3], &size, &executor);
-    if (status == ACLNN_SUCCESS) {
-      status =
-          backward ? aclnnMseLossBackward(nullptr, 0, executor, stream) : aclnnMseLoss(nullptr, 0, executor, stream);
+    aclnnStatus status = ACLNN_SUCCESS;
+    switch (op) {
+      case Op::kMseBackward:
+        status =
+            aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3], &size, &executor);
+        if (status == ACLNN_SUCCESS) status = aclnnMseLossBackward(nullptr, 0, executor, stream);
+        break;
+      case Op::kMseForward:
+        status = aclnnMseLossGetWorkspaceSize(tensors[1], tensors[2], 1, tensors[3], &size, &executor);
+        if (status == ACLNN_SUCCESS) status = aclnnMseLoss(nullptr, 0, executor, stream);
+        break;
+      case Op::kL1Backward:
+        status =
+            aclnnL1LossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3], &size, &executor);
+        if (status == ACLNN_SUCCESS) status = aclnnL1LossBackward(nullptr, 0, executor, stream);
+        break;
     }
     if (status != ACLNN_SUCCESS) {
       std::fprintf(stderr, "call failed: %s\n", aclGetRecentErrMsg());
@@ -90,17 +102,22 @@ struct Call {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3 || (std::strcmp(argv[1], "backward") != 0 && std::strcmp(argv[1], "forward") != 0)) {
-    std::fprintf(stderr, "usage: %s backward|forward CALLS [--quiet]\n", argv[0]);
+  const char* const names[] = {"backward", "forward", "l1"};
+  const char* const apis[] = {"aclnnMseLossBackward", "aclnnMseLoss", "aclnnL1LossBackward"};
+  int which = -1;
+  for (int k = 0; k < 3 && argc >= 3; ++k) {
+    if (std::strcmp(argv[1], names[k]) == 0) which = k;
+  }
+  if (which < 0) {
+    std::fprintf(stderr, "usage: %s backward|forward|l1 CALLS [--quiet]\n", argv[0]);
     return 2;
   }
-  const bool backward = std::strcmp(argv[1], "backward") == 0;
   const long calls = std::max(1L, std::atol(argv[2]));
   const bool quiet = argc > 3 && std::strcmp(argv[3], "--quiet") == 0;
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
   int code = 0;
   {
-    Call call(backward);
+    Call call(static_cast<Op>(which));
     for (int i = 0; i < 100; ++i) {  // the first calls fill the caches a call keeps
       if (!call.Run()) return 1;
     }
@@ -121,8 +138,7 @@ int main(int argc, char** argv) {
     std::sort(times.begin(), times.end());
     if (!quiet) {
       std::printf("%s 1K FLOAT: %.3f heap allocations per call; %.2f us per call (median of %zu batches)\n",
-                  backward ? "aclnnMseLossBackward" : "aclnnMseLoss", static_cast<double>(allocated) / calls,
-                  times[times.size() / 2], times.size());
+                  apis[which], static_cast<double>(allocated) / calls, times[times.size() / 2], times.size());
     }
   }
   aclrtResetDevice(0);

@@ -10,7 +10,7 @@ set -eu
 build=${1:-build}
 program="$build/bench/aclnn_small_call"
 [ -x "$program" ] || { echo "no $program: build the benchmarks first" >&2; exit 1; }
-for op in backward forward; do
+for op in backward forward l1; do
   "$program" "$op" 200000
   if command -v valgrind >/dev/null 2>&1; then
     count() {

@@ -152,15 +152,23 @@ aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
                                      const std::vector<kernel::DType>& allowed, kernel::DType* promoted) const {
   // ops-nn: PromoteType(gradOutput, self), then PromoteType(target, that) -- the next one first
   // (the table is not symmetric).
+  // "gradOutput FLOAT, self INT32": the first `count` of the params, for a message (built only for
+  // one: this is every call's path).
+  const auto listed = [&](int count) {
+    std::string names;
+    for (auto it = params.begin(); it != params.begin() + count; ++it) {
+      names += std::string(names.empty() ? "" : ", ") + name(*it) + " " + DataTypeName(tensor(*it).dtype);
+    }
+    return names;
+  };
   aclDataType result = ACL_DT_UNDEFINED;
-  std::string names;
   int k = 0;
   for (int param : params) {
     const aclDataType dtype = tensor(param).dtype;
     result = k == 0 ? dtype : (k == 1 ? PromoteType(result, dtype) : PromoteType(dtype, result));
     ++k;
-    names += std::string(names.empty() ? "" : ", ") + name(param) + " " + DataTypeName(dtype);
-    if (result == ACL_DT_UNDEFINED) return Fail(ACLNN_ERR_PARAM_INVALID, names + " cannot be promoted to one dtype");
+    if (result == ACL_DT_UNDEFINED)
+      return Fail(ACLNN_ERR_PARAM_INVALID, listed(k) + " cannot be promoted to one dtype");
   }
   const aclDataType stored = tensor(out).dtype;
   if (!CanCast(result, stored)) {
@@ -168,7 +176,8 @@ aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
                                              " cannot be cast to " + name(out) + " dtype " + DataTypeName(stored));
   }
   if (!kernel::DTypeFromAcl(result, promoted) || !Computes(*promoted, allowed)) {
-    return Fail(ACLNN_ERR_PARAM_INVALID, "the promoted dtype " + std::string(DataTypeName(result)) + " of " + names +
+    return Fail(ACLNN_ERR_PARAM_INVALID, "the promoted dtype " + std::string(DataTypeName(result)) + " of " +
+                                             listed(static_cast<int>(params.size())) +
                                              " is not one the operator computes on " + soc_->name + "; expected " +
                                              ComputedList(allowed));
   }
