@@ -13,19 +13,10 @@ uint32_t ToBits32(float value) {
   return bits;
 }
 
-// Format of a binary float type: significand bits (with the implicit one), the smallest normal
-// exponent, and the bit layout.
-struct Format {
-  int precision;
-  int min_exponent;  // of the smallest normal, as 2^min_exponent
-  int mantissa_bits;
-  int exponent_bits;
-  int exponent_bias;
-};
-
-constexpr Format kFloat32Format{24, -126, 23, 8, 127};
-constexpr Format kFloat16Format{11, -14, 10, 5, 15};
-constexpr Format kBFloat16Format{8, -126, 7, 8, 127};
+using detail::Format;
+using detail::kBFloat16Format;
+using detail::kFloat16Format;
+using detail::kFloat32Format;
 
 Format FormatOf(Dtype dtype) {
   switch (dtype) {

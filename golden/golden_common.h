@@ -18,6 +18,19 @@ using Dtype = aclcpu::kernel::DType;
 namespace detail {
 // The value of each of the 65536 bit patterns of FLOAT16 or BF16, decoded once (golden_common.cpp).
 const float* Values16(Dtype dtype);
+
+// Format of a binary float type: significand bits (with the implicit one), the smallest normal
+// exponent, and the bit layout.
+struct Format {
+  int precision;
+  int min_exponent;  // of the smallest normal, as 2^min_exponent
+  int mantissa_bits;
+  int exponent_bits;
+  int exponent_bias;
+};
+inline constexpr Format kFloat32Format{24, -126, 23, 8, 127};
+inline constexpr Format kFloat16Format{11, -14, 10, 5, 15};
+inline constexpr Format kBFloat16Format{8, -126, 7, 8, 127};
 }  // namespace detail
 
 // Exact value of an element given as its raw bits (16 or 32 of them). The 16-bit dtypes' values

@@ -7,7 +7,6 @@
 #include <hwy/highway.h>
 
 #include <cstring>
-#include <type_traits>
 
 #include "golden/golden_common.h"
 
@@ -17,16 +16,8 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The 16-bit format's constants, as golden_common.cpp's Format has them.
-template <int kPrecision, int kMinExponent, int kMantissaBits, int kExponentBits, int kExponentBias>
-struct Format16 {
-  static constexpr int precision = kPrecision, min_exponent = kMinExponent, mantissa_bits = kMantissaBits,
-                       exponent_bits = kExponentBits, exponent_bias = kExponentBias;
-};
-using Float16Format = Format16<11, -14, 10, 5, 15>;
-using BFloat16Format = Format16<8, -126, 7, 8, 127>;
-
-template <class F>
+// Each step of NarrowTo for the 16-bit format f, in lanes.
+template <const detail::Format& f>
 void NarrowLanes(uint32_t* bits, int64_t count) {
   const hn::ScalableTag<double> dd;
   const hn::Rebind<int64_t, decltype(dd)> di;
@@ -34,25 +25,25 @@ void NarrowLanes(uint32_t* bits, int64_t count) {
   const hn::Rebind<uint32_t, decltype(dd)> d32;
   const hn::Rebind<float, decltype(dd)> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(dd));
-  constexpr int64_t kAllOnes = (int64_t{1} << F::exponent_bits) - 1;  // the exponent field of inf and NaN
-  const auto inf_bits = hn::Set(di, kAllOnes << F::mantissa_bits);
-  const auto quiet_nan = hn::Set(di, (kAllOnes << F::mantissa_bits) | (int64_t{1} << (F::mantissa_bits - 1)));
+  constexpr int64_t kAllOnes = (int64_t{1} << f.exponent_bits) - 1;  // the exponent field of inf and NaN
+  const auto inf_bits = hn::Set(di, kAllOnes << f.mantissa_bits);
+  const auto quiet_nan = hn::Set(di, (kAllOnes << f.mantissa_bits) | (int64_t{1} << (f.mantissa_bits - 1)));
   const auto two_52 = hn::Set(dd, 0x1.0p52);
-  const auto full = hn::Set(di, int64_t{1} << F::precision);
-  const auto implicit_one = hn::Set(di, int64_t{1} << (F::precision - 1));
-  const auto min_exponent = hn::Set(di, F::min_exponent);
+  const auto full = hn::Set(di, int64_t{1} << f.precision);
+  const auto implicit_one = hn::Set(di, int64_t{1} << (f.precision - 1));
+  const auto min_exponent = hn::Set(di, f.min_exponent);
   const auto one = hn::Set(di, 1);
   int64_t i = 0;
   for (; i + lanes <= count; i += lanes) {
     const auto word = hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(d32, bits + i)));
     const auto value = hn::PromoteTo(dd, hn::BitCast(df, hn::LoadU(d32, bits + i)));
     const auto field32 = hn::And(word, hn::Set(di, 0x7fffffff));  // value's magnitude, as bits
-    const auto sign = hn::ShiftLeft<F::mantissa_bits + F::exponent_bits>(hn::ShiftRight<31>(word));
+    const auto sign = hn::ShiftLeft<f.mantissa_bits + f.exponent_bits>(hn::ShiftRight<31>(word));
     // e, then q: the exponent of one unit in the last place of the result.
     const auto e = hn::Sub(hn::ShiftRight<23>(field32), hn::Set(di, 126));
     const auto e_less_one = hn::Sub(e, one);
     auto q = hn::Sub(hn::IfThenElse(hn::Lt(e_less_one, min_exponent), min_exponent, e_less_one),
-                     hn::Set(di, F::precision - 1));
+                     hn::Set(di, f.precision - 1));
     // 2^-q, made from its bits (q is within [-133, 121] here), scales exactly; adding 2^52 rounds
     // to an integer, half to even, which the sum's low mantissa bits then hold.
     const auto power = hn::BitCast(dd, hn::ShiftLeft<52>(hn::Sub(hn::Set(di, 1023), q)));
@@ -61,8 +52,8 @@ void NarrowLanes(uint32_t* bits, int64_t count) {
     const auto carried = hn::Eq(units, full);  // rounding up carried into the next binade
     units = hn::IfThenElse(carried, hn::ShiftRight<1>(units), units);
     q = hn::IfThenElse(carried, hn::Add(q, one), q);
-    const auto field = hn::Add(q, hn::Set(di, F::precision - 1 + F::exponent_bias));
-    auto result = hn::Or(sign, hn::Or(hn::ShiftLeft<F::mantissa_bits>(field), hn::Sub(units, implicit_one)));
+    const auto field = hn::Add(q, hn::Set(di, f.precision - 1 + f.exponent_bias));
+    auto result = hn::Or(sign, hn::Or(hn::ShiftLeft<f.mantissa_bits>(field), hn::Sub(units, implicit_one)));
     result = hn::IfThenElse(hn::Gt(field, hn::Set(di, kAllOnes - 1)), hn::Or(sign, inf_bits), result);  // overflow
     result = hn::IfThenElse(hn::Lt(units, implicit_one), hn::Or(sign, units), result);  // subnormal, or zero
     result = hn::IfThenElse(hn::Eq(field32, hn::Zero(di)), sign, result);
@@ -73,15 +64,15 @@ void NarrowLanes(uint32_t* bits, int64_t count) {
   for (; i < count; ++i) {
     float value;
     std::memcpy(&value, bits + i, sizeof value);
-    bits[i] = Narrow(std::is_same<F, Float16Format>::value ? Dtype::kFloat16 : Dtype::kBFloat16, value);
+    bits[i] = Narrow(&f == &detail::kFloat16Format ? Dtype::kFloat16 : Dtype::kBFloat16, value);
   }
 }
 
 void NarrowInPlaceTarget(Dtype dtype, uint32_t* bits, int64_t count) {
   if (dtype == Dtype::kFloat16) {
-    NarrowLanes<Float16Format>(bits, count);
+    NarrowLanes<detail::kFloat16Format>(bits, count);
   } else if (dtype == Dtype::kBFloat16) {
-    NarrowLanes<BFloat16Format>(bits, count);
+    NarrowLanes<detail::kBFloat16Format>(bits, count);
   }
 }
 
