@@ -5,8 +5,9 @@
 // Exact on every target: x86 targets with F16C use the hardware's FLOAT16 conversions
 // (round-to-nearest-even); elsewhere, and for BF16, our own integer versions (Highway 1.0.3's
 // emulated FLOAT16 conversions truncate and mishandle inf/NaN, and its BF16 demotion truncates) --
-// except that the AVX-512 targets narrow to BF16 with the CPU's own instruction where it has one
-// and where it gives the same bits (FloatToBFloat16).
+// except that BF16 is narrowed with the CPU's own instruction where the target and CPU have one
+// (AVX-512 with AVX512-BF16; aarch64 NEON and SVE with FEAT_BF16) and it gives the same bits
+// (FloatToBFloat16).
 
 #if defined(ACLNN_CPU_KERNEL_CONVERT_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACLNN_CPU_KERNEL_CONVERT_SIMD_INL_H_
@@ -99,26 +100,72 @@ HWY_INLINE hn::Vec<Half16<D>> FloatToFloat16(D d, hn::Vec<D> value) {
   return Pack16<D>(hn::Or(result, sign));
 }
 
+// Whether no lane of value is a subnormal float32 (magnitude 1 to 0x7fffff; one unsigned compare
+// of magnitude - 1): the vectors the CPU's BF16 narrowing gives our bits for. x86's VCVTNEPS2BF16
+// reads a subnormal as zero whatever MXCSR says (Intel SDM, VCVTNEPS2BF16); aarch64's BFCVTN and
+// SVE's BFCVT flush one when FPCR.FZ or FPCR.AH is set (Arm ARM, FPConvertBF), as a caller may.
 template <class D>
-HWY_INLINE hn::Vec<Half16<D>> FloatToBFloat16(D /*d*/, hn::Vec<D> value) {
+HWY_INLINE bool HasNoSubnormal(D /*d*/, hn::Vec<D> value) {
+  const hn::RebindToUnsigned<D> du;
+  const auto magnitude = hn::And(hn::BitCast(du, value), hn::Set(du, 0x7fffffffu));
+  return hn::AllFalse(du, hn::Lt(hn::Sub(magnitude, hn::Set(du, 1u)), hn::Set(du, 0x7fffffu)));
+}
+
+// The CPU's own narrowing of a whole vector to BF16, on the targets whose CPUs may have one (the
+// flags in float_convert.h say whether this one does): round to nearest even, a NaN quieted and
+// truncated, as our own below (aarch64's under FPCR's defaults, which all our arithmetic assumes).
+// Highway 1.0.3 has no target with these instructions, hence each written out.
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+template <class D>
+constexpr bool kHasCpuBFloat16 = hn::MaxLanes(D()) == 16;
+HWY_INLINE bool CpuConvertsToBFloat16() { return kCpuConvertsToBFloat16; }
+template <class D>
+HWY_INLINE hn::Vec<Half16<D>> CpuBFloat16(hn::Vec<D> value) {
+  __m256i narrowed;
+  asm("vcvtneps2bf16 %1, %0" : "=v"(narrowed) : "v"(value.raw));
+  return hn::Vec<Half16<D>>{narrowed};
+}
+#elif HWY_ARCH_ARM_A64 && HWY_TARGET == HWY_NEON
+template <class D>
+constexpr bool kHasCpuBFloat16 = hn::MaxLanes(D()) == 4;
+HWY_INLINE bool CpuConvertsToBFloat16() { return kCpuConvertsToBFloat16; }
+template <class D>
+HWY_INLINE hn::Vec<Half16<D>> CpuBFloat16(hn::Vec<D> value) {
+  uint16x4_t narrowed;
+  asm(".arch_extension bf16\n\tbfcvtn %0.4h, %1.4s" : "=w"(narrowed) : "w"(value.raw));
+  return hn::Vec<Half16<D>>{narrowed};
+}
+#elif HWY_ARCH_ARM_A64 && \
+    (HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || HWY_TARGET == HWY_SVE2_128)
+// Every lane of the register narrowed into the even halves, then the even halves packed into the
+// lower half, where Highway keeps a vector of D's lane count in 16 bits (as its DemoteTo does).
+template <class D>
+constexpr bool kHasCpuBFloat16 = true;
+HWY_INLINE bool CpuConvertsToBFloat16() { return kSveConvertsToBFloat16; }
+template <class D>
+HWY_INLINE hn::Vec<Half16<D>> CpuBFloat16(hn::Vec<D> value) {
+  svuint16_t narrowed;
+  asm(".arch_extension bf16\n\tbfcvt %0.h, %1/m, %2.s\n\tuzp1 %0.h, %0.h, %0.h"
+      : "=&w"(narrowed)
+      : "Upl"(svptrue_b32()), "w"(value));
+  return narrowed;
+}
+#else  // no instruction: declared for FloatToBFloat16's discarded branch, never defined or called
+template <class D>
+constexpr bool kHasCpuBFloat16 = false;
+HWY_INLINE bool CpuConvertsToBFloat16() { return false; }
+template <class D>
+hn::Vec<Half16<D>> CpuBFloat16(hn::Vec<D> value);
+#endif
+
+template <class D>
+HWY_INLINE hn::Vec<Half16<D>> FloatToBFloat16(D d, hn::Vec<D> value) {
+  if constexpr (kHasCpuBFloat16<D>) {
+    if (CpuConvertsToBFloat16() && HasNoSubnormal(d, value)) return CpuBFloat16<D>(value);
+  }
   const hn::RebindToUnsigned<D> du;
   const hn::RebindToSigned<D> di;
   const auto bits = hn::BitCast(du, value);
-#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
-  if constexpr (hn::MaxLanes(D()) == 16) {
-    // AVX512-BF16's VCVTNEPS2BF16 rounds to nearest even and quiets a NaN exactly as below, but
-    // reads a subnormal input as zero (Intel SDM, VCVTNEPS2BF16): it narrows the vectors that
-    // hold no subnormal, one unsigned compare deciding (magnitude - 1 below 0x7fffff: 1 to
-    // 0x7fffff). Highway 1.0.3 has no target with it, hence the instruction written out.
-    const auto magnitude = hn::And(bits, hn::Set(du, 0x7fffffffu));
-    if (kCpuConvertsToBFloat16 &&
-        hn::AllFalse(du, hn::Lt(hn::Sub(magnitude, hn::Set(du, 1u)), hn::Set(du, 0x7fffffu)))) {
-      __m256i narrowed;
-      asm("vcvtneps2bf16 %1, %0" : "=v"(narrowed) : "v"(value.raw));
-      return hn::Vec<Half16<D>>{narrowed};
-    }
-  }
-#endif
   const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
   auto result = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7fffu), odd)));
   const auto signed_magnitude = hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7fffffffu)));

@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
 #include "dtype.h"
 
 namespace aclcpu {
@@ -19,16 +23,21 @@ struct BFloat16 {
   uint16_t bits;
 };
 
-// Whether the CPU narrows float32 to BF16 itself (x86's AVX512-BF16: VCVTNEPS2BF16), asked once
-// at load. A plain flag, not a function: the kernels' loops read it per vector, and a call there
-// would spill every vector register.
+// Whether the CPU narrows float32 to BF16 itself, asked once at load: x86's AVX512-BF16
+// (VCVTNEPS2BF16), aarch64's FEAT_BF16 in Advanced SIMD (BFCVTN) and in SVE (BFCVT; Linux reports
+// the two apart: HWCAP2_BF16, HWCAP2_SVEBF16). Plain flags, not functions: the kernels' loops read
+// them per vector, and a call there would spill every vector register.
 #if defined(__x86_64__) || defined(__i386__)
 inline const bool kCpuConvertsToBFloat16 = [] {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512bf16") != 0;
 }();
+#elif defined(__aarch64__) && defined(__linux__)
+inline const bool kCpuConvertsToBFloat16 = (getauxval(AT_HWCAP2) & (1u << 14)) != 0;  // HWCAP2_BF16
+inline const bool kSveConvertsToBFloat16 = (getauxval(AT_HWCAP2) & (1u << 12)) != 0;  // HWCAP2_SVEBF16
 #else
 constexpr bool kCpuConvertsToBFloat16 = false;
+constexpr bool kSveConvertsToBFloat16 = false;
 #endif
 
 inline uint32_t FloatBits(float value) {

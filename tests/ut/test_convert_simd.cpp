@@ -4,8 +4,8 @@
 // a time), and every 16-bit pattern widened. The values: each of the 2^16 upper halves of a float32
 // with the lower halves that decide a rounding (0, 1, 0x7fff, 0x8000, 0x8001, 0xffff, two random),
 // once in order and once shuffled, so that vectors hold subnormals alone, none, or one among normals
-// -- on a CPU with AVX512-BF16 the BF16 narrowing takes the CPU's instruction for the vectors with
-// no subnormal and our own for the others, and both must give the same bits.
+// -- on a CPU with AVX512-BF16 or aarch64's FEAT_BF16 the BF16 narrowing takes the CPU's instruction
+// for the vectors with no subnormal and our own for the others, and both must give the same bits.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ut/test_convert_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -132,7 +132,11 @@ TEST_F(ConvertSimd, EveryTargetNarrowsAsTheScalarConversion) {
   }
   std::printf("targets checked:");
   for (const std::string& name : names) std::printf(" %s", name.c_str());
-  std::printf("; the CPU converts to BF16 itself: %s\n", aclcpu::kernel::kCpuConvertsToBFloat16 ? "yes" : "no");
+  std::printf("; the CPU converts to BF16 itself: %s", aclcpu::kernel::kCpuConvertsToBFloat16 ? "yes" : "no");
+#if defined(__aarch64__)
+  std::printf(" (in SVE: %s)", aclcpu::kernel::kSveConvertsToBFloat16 ? "yes" : "no");
+#endif
+  std::printf("\n");
 }
 
 TEST_F(ConvertSimd, EveryTargetWidensEveryPattern) {
