@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,36 @@ namespace {
 
 thread_local int launch_threads = 0;  // while a launch runs here: its queuing thread's setting (0: none)
 
-int64_t CacheSize(int name, int64_t fallback) {
-  const long value = sysconf(name);
+// The size of one instance of a cache level as Linux describes CPU 0's caches
+// (/sys/devices/system/cpu/cpu0/cache/index*/: level, type, size as "32768K"), or 0. One instance
+// is what the threads sharing it have: sysconf's _SC_LEVEL3_CACHE_SIZE on AMD EPYC is CPUID's figure
+// for the whole package (320 MiB on a host whose 2 CPUs share one 32 MiB L3), which would put a
+// 64 MiB output below "larger than the cache" and keep its stores out of streaming.
+int64_t CacheInstanceBytes(int level) {
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level");
+    int found_level = 0;
+    if (!(level_file >> found_level)) break;  // no more indexes
+    std::ifstream type_file(dir + "type");
+    std::string type;
+    if (found_level != level || !(type_file >> type) || type == "Instruction") continue;
+    std::ifstream size_file(dir + "size");
+    int64_t size = 0;
+    std::string unit;
+    if (!(size_file >> size) || size <= 0) return 0;
+    std::getline(size_file, unit);
+    if (unit == "K") return size << 10;
+    if (unit == "M") return size << 20;
+    return unit.empty() ? size : 0;
+  }
+  return 0;
+}
+
+// Linux's description of the cache, else sysconf's, else the fallback.
+int64_t CacheSize(int level, int sysconf_name, int64_t fallback) {
+  if (const int64_t bytes = CacheInstanceBytes(level)) return bytes;
+  const long value = sysconf(sysconf_name);
   return value > 0 ? value : fallback;
 }
 
@@ -31,8 +60,8 @@ PlatformFacts ReadPlatform() {
       Log(kLogWarning, std::string("ACLNN_CPU_NUM_THREADS=") + text + " is not a count from 1 to 1024; ignored");
     }
   }
-  facts.l2_bytes = CacheSize(_SC_LEVEL2_CACHE_SIZE, facts.l2_bytes);
-  facts.llc_bytes = std::max(CacheSize(_SC_LEVEL3_CACHE_SIZE, facts.llc_bytes), facts.l2_bytes);
+  facts.l2_bytes = CacheSize(2, _SC_LEVEL2_CACHE_SIZE, facts.l2_bytes);
+  facts.llc_bytes = std::max(CacheSize(3, _SC_LEVEL3_CACHE_SIZE, facts.llc_bytes), facts.l2_bytes);
   return facts;
 }
 

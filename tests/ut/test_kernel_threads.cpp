@@ -1,12 +1,17 @@
 // The kernels' thread count follows the calling thread's OpenMP setting (omp_set_num_threads, as
 // torch.set_num_threads calls it; OMP_NUM_THREADS), and a launch runs on at most the count of the
-// thread that queued it, whichever thread runs it.
+// thread that queued it, whichever thread runs it. The caches the tiling sizes its work by are one
+// instance's, as Linux describes them.
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "nnopbase/nnopbase_internal.h"
@@ -71,6 +76,31 @@ TEST_F(KernelThreads, ALaunchTakesItsQueuingThreadsCountWhereverItRuns) {
   omp_set_num_threads(1);
   aclcpu::LaunchThreads queued_with_two(2);  // queued under 2, run on a thread set to 1
   EXPECT_EQ(ThreadsOfRun(4).size(), 2u);
+}
+
+// Each cache level's size in bytes as /sys/devices/system/cpu/cpu0/cache describes it (data and
+// unified caches; "32768K" style sizes).
+std::map<int, int64_t> SysfsCacheSizes() {
+  std::map<int, int64_t> sizes;
+  for (int index = 0;; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level(dir + "level"), type(dir + "type"), size(dir + "size");
+    int l = 0;
+    std::string kind, text;
+    if (!(level >> l) || !(type >> kind) || !(size >> text)) break;
+    if (kind == "Instruction" || text.empty() || text.back() != 'K') continue;
+    sizes[l] = std::stoll(text.substr(0, text.size() - 1)) * 1024;
+  }
+  return sizes;
+}
+
+// sysconf's L3 on AMD EPYC is the package's (CPUID 0x80000006): ten times the 32 MiB that this
+// host's CPUs share. Streaming stores start above the shared size.
+TEST(PlatformFacts, CachesAreOneInstanceAsLinuxDescribesThem) {
+  const std::map<int, int64_t> sizes = SysfsCacheSizes();
+  if (sizes.count(2) == 0 || sizes.count(3) == 0) GTEST_SKIP() << "Linux describes no L2 and L3 here";
+  EXPECT_EQ(aclcpu::HostPlatform().l2_bytes, sizes.at(2));
+  EXPECT_EQ(aclcpu::HostPlatform().llc_bytes, sizes.at(3));
 }
 
 }  // namespace
