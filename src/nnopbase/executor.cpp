@@ -129,7 +129,8 @@ struct ExecutorAllocator {
 };
 
 HandleTable<Executor>& Executors() {
-  static HandleTable<Executor>* executors = new HandleTable<Executor>(0xb2);
+  // Never destroyed: each thread may keep the slots it frees (adding and removing take no lock).
+  static HandleTable<Executor>* executors = new HandleTable<Executor>(0xb2, /*thread_slots=*/true);
   return *executors;
 }
 

@@ -19,7 +19,8 @@ namespace {
 constexpr uint64_t kMaxTensorDims = 64;
 
 HandleTable<aclTensor>& Tensors() {
-  static HandleTable<aclTensor>* tensors = new HandleTable<aclTensor>(0xb1);
+  // Never destroyed: each thread may keep the slots it frees (adding and removing take no lock).
+  static HandleTable<aclTensor>* tensors = new HandleTable<aclTensor>(0xb1, /*thread_slots=*/true);
   return *tensors;
 }
 

@@ -1,7 +1,8 @@
 // Opaque handles for the objects the C API hands out. A handle is a number tagged into a
 // non-canonical address: it never equals a real pointer and faults at once if anyone dereferences
 // it. Looking a handle up takes no lock (every call looks up several); adding, removing and
-// replacing objects are serialized among themselves.
+// replacing objects are serialized among themselves -- except, in a table made with thread slots,
+// adding and removing, which then take no lock once the thread has freed enough slots of its own.
 //
 // The number names a slot and that slot's generation. A slot freed by Remove is handed out again
 // only after kReuseDistance other slots were, each time with a new generation, so a destroyed
@@ -15,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -60,7 +62,11 @@ class HandleTable {
   };
 
   // tag: a few bits that differ per table, so a stream handle is not an event handle.
-  explicit HandleTable(uint64_t tag) : tag_(tag << 56) {}
+  // thread_slots: each thread keeps the slots it frees and hands them out again itself, after
+  // kReuseDistance of its own, so that the objects made and released on every call (executors,
+  // tensors) are added and removed with no lock. Only for a table that outlives every thread using
+  // it (one never destroyed): a thread's slots go back to the table when the thread ends.
+  explicit HandleTable(uint64_t tag, bool thread_slots = false) : tag_(tag << 56), thread_slots_(thread_slots) {}
   ~HandleTable() {
     for (auto& chunk : chunks_) delete[] chunk.load();
   }
@@ -69,13 +75,21 @@ class HandleTable {
 
   // A new handle for object. Throws std::bad_alloc when kMaxSlots handles are live.
   void* Add(std::shared_ptr<T> object) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const uint32_t index = TakeSlotLocked();
+    uint32_t index;
+    FreeRing* mine = thread_slots_ ? &ThisThreadsFreeSlots() : nullptr;
+    if (mine != nullptr && mine->count >= kReuseDistance) {
+      index = mine->Pop();
+    } else {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // Every slot made and none free in the table: this thread's own, nearer than the distance.
+      const bool exhausted = slot_count_ == kMaxSlots && free_.count == 0;
+      index = exhausted && mine != nullptr && mine->count > 0 ? mine->Pop() : TakeSlotLocked();
+    }
+    // The slot is this call's alone: free, so no handle names its generation and no writer claims it.
     Slot& slot = SlotAt(index);
     const uint64_t generation = GenerationOf(slot.state.load()) + 1;  // odd: live
-    slot.object = std::move(object);                                  // no reader: no handle names this generation yet
+    slot.object = std::move(object);
     slot.state.store(generation << kGenerationShift, std::memory_order_release);
-    ++live_;
     return HandleOf(generation, index);
   }
 
@@ -91,25 +105,21 @@ class HandleTable {
     uint32_t index;
     uint64_t generation;
     const Slot* slot = Decode(handle, &index, &generation);
-    if (slot == nullptr) return Borrowed();
-    uint64_t state = slot->state.load(std::memory_order_acquire);
-    for (int attempt = 0;; ++attempt) {
-      if (GenerationOf(state) != generation) return Borrowed();
-      if ((state & kWriting) != 0) {  // a writer is replacing or removing it: wait for the outcome
-        Pause(attempt);
-        state = slot->state.load(std::memory_order_acquire);
-        continue;
-      }
-      if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire)) return Borrowed(slot);
-    }
+    return slot == nullptr ? Borrowed() : BorrowSlot(*slot, generation);
   }
 
   // Removes the handle; returns its object (null when the handle was not live).
   std::shared_ptr<T> Remove(const void* handle) {
-    std::lock_guard<std::mutex> lock(mutex_);
     uint32_t index;
     uint64_t generation;
     Slot* slot = Decode(handle, &index, &generation);
+    if (thread_slots_) {  // claimed by BeginWrite alone; freed into this thread's slots
+      if (slot == nullptr || !BeginWrite(*slot, generation)) return nullptr;
+      std::shared_ptr<T> object = Free(*slot, generation);
+      ThisThreadsFreeSlots().Push(index);
+      return object;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
     if (slot == nullptr || !BeginWrite(*slot, generation)) return nullptr;
     return RemoveLocked(*slot, index, generation);
   }
@@ -144,20 +154,26 @@ class HandleTable {
     ForEachHandle([&](const void*, const std::shared_ptr<T>& object) { visit(object); });
   }
 
-  // visit(handle, object) for every live handle.
+  // visit(handle, object) for every live handle, each lent while visited.
   template <typename Visit>
   void ForEachHandle(Visit visit) const {
-    std::lock_guard<std::mutex> lock(mutex_);  // no writer meanwhile: the objects stay
+    std::lock_guard<std::mutex> lock(mutex_);  // slot_count_
     for (uint32_t index = 0; index < slot_count_; ++index) {
       const Slot& slot = SlotAt(index);
       const uint64_t generation = GenerationOf(slot.state.load());
-      if (IsLive(generation)) visit(HandleOf(generation, index), slot.object);
+      if (!IsLive(generation)) continue;
+      Borrowed borrowed = BorrowSlot(slot, generation);
+      if (borrowed) visit(HandleOf(generation, index), slot.object);
     }
   }
 
+  // How many handles are live (a count of the slots, for the rare caller).
   size_t size() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return live_;
+    std::lock_guard<std::mutex> lock(mutex_);  // slot_count_
+    size_t live = 0;
+    for (uint32_t index = 0; index < slot_count_; ++index)
+      live += IsLive(GenerationOf(SlotAt(index).state.load())) ? 1 : 0;
+    return live;
   }
 
  private:
@@ -202,13 +218,14 @@ class HandleTable {
 
   Slot& SlotAt(uint32_t index) const { return chunks_[index / kChunkSlots].load()[index % kChunkSlots]; }
 
-  // Claims a live slot of this generation for a writer: waits until its readers are done. False
-  // when the generation is no longer the slot's.
+  // Claims a live slot of this generation for a writer, alone: waits until its readers and any
+  // other writer are done. False when the generation is no longer the slot's (another writer
+  // removed it meanwhile).
   static bool BeginWrite(Slot& slot, uint64_t generation) {
     uint64_t state = slot.state.load(std::memory_order_acquire);
     for (int attempt = 0;; ++attempt) {
       if (GenerationOf(state) != generation) return false;
-      if ((state & kReaders) != 0) {
+      if ((state & (kReaders | kWriting)) != 0) {
         Pause(attempt);
         state = slot.state.load(std::memory_order_acquire);
         continue;
@@ -217,35 +234,85 @@ class HandleTable {
     }
   }
 
-  // With the slot claimed: takes its object and frees it under the next (dead) generation.
-  std::shared_ptr<T> RemoveLocked(Slot& slot, uint32_t index, uint64_t generation) {
+  // Lends a slot's object while the slot holds this live generation (empty otherwise).
+  static Borrowed BorrowSlot(const Slot& slot, uint64_t generation) {
+    uint64_t state = slot.state.load(std::memory_order_acquire);
+    for (int attempt = 0;; ++attempt) {
+      if (GenerationOf(state) != generation) return Borrowed();
+      if ((state & kWriting) != 0) {  // a writer is replacing or removing it: wait for the outcome
+        Pause(attempt);
+        state = slot.state.load(std::memory_order_acquire);
+        continue;
+      }
+      if (slot.state.compare_exchange_weak(state, state + 1, std::memory_order_acquire)) return Borrowed(&slot);
+    }
+  }
+
+  // With the slot claimed: takes its object and frees the slot under the next (dead) generation.
+  std::shared_ptr<T> Free(Slot& slot, uint64_t generation) {
     std::shared_ptr<T> object = std::move(slot.object);
     slot.state.store(((generation + 1) & kGenerationMask) << kGenerationShift, std::memory_order_release);
-    PushFree(index);
-    --live_;
     return object;
   }
 
-  // The free slots, oldest first: a ring that only grows (adding and removing allocate nothing
-  // once it is large enough for the most handles ever freed at once).
-  void PushFree(uint32_t index) {
-    if (free_count_ == free_.size()) {
-      std::vector<uint32_t> larger(free_.empty() ? kReuseDistance * 2 : free_.size() * 2);
-      for (size_t k = 0; k < free_count_; ++k) larger[k] = free_[(free_head_ + k) % free_.size()];
-      free_.swap(larger);
-      free_head_ = 0;
+  std::shared_ptr<T> RemoveLocked(Slot& slot, uint32_t index, uint64_t generation) {
+    std::shared_ptr<T> object = Free(slot, generation);
+    free_.Push(index);
+    return object;
+  }
+
+  // Free slots, oldest first: a ring that only grows (adding and removing allocate nothing once it
+  // is large enough for the most handles ever freed at once).
+  struct FreeRing {
+    std::vector<uint32_t> ring;
+    size_t head = 0;
+    size_t count = 0;
+
+    void Push(uint32_t index) {
+      if (count == ring.size()) {
+        std::vector<uint32_t> larger(ring.empty() ? kReuseDistance * 2 : ring.size() * 2);
+        for (size_t k = 0; k < count; ++k) larger[k] = ring[(head + k) % ring.size()];
+        ring.swap(larger);
+        head = 0;
+      }
+      ring[(head + count) % ring.size()] = index;
+      ++count;
     }
-    free_[(free_head_ + free_count_) % free_.size()] = index;
-    ++free_count_;
+    uint32_t Pop() {
+      const uint32_t index = ring[head];
+      head = (head + 1) % ring.size();
+      --count;
+      return index;
+    }
+  };
+
+  // One thread's freed slots of one table with thread slots, given back to the table (whose free
+  // list then hands them out) when the thread ends.
+  struct ThreadFreeSlots {
+    HandleTable* table = nullptr;
+    FreeRing slots;
+    ~ThreadFreeSlots() {
+      if (table == nullptr || slots.count == 0) return;
+      std::lock_guard<std::mutex> lock(table->mutex_);
+      while (slots.count > 0) table->free_.Push(slots.Pop());
+    }
+  };
+  static constexpr int kMaxThreadSlotTables = 4;  // per object type
+
+  FreeRing& ThisThreadsFreeSlots() {
+    thread_local ThreadFreeSlots tables[kMaxThreadSlotTables];
+    for (ThreadFreeSlots& entry : tables) {
+      if (entry.table == this) return entry.slots;
+      if (entry.table == nullptr) {
+        entry.table = this;
+        return entry.slots;
+      }
+    }
+    throw std::logic_error("HandleTable: more tables with thread slots of one type than kMaxThreadSlotTables");
   }
 
   uint32_t TakeSlotLocked() {
-    if (free_count_ >= kReuseDistance || (slot_count_ == kMaxSlots && free_count_ > 0)) {
-      const uint32_t index = free_[free_head_];
-      free_head_ = (free_head_ + 1) % free_.size();
-      --free_count_;
-      return index;
-    }
+    if (free_.count >= kReuseDistance || (slot_count_ == kMaxSlots && free_.count > 0)) return free_.Pop();
     if (slot_count_ == kMaxSlots) throw std::bad_alloc();
     const uint32_t index = slot_count_;
     std::atomic<Slot*>& chunk = chunks_[index / kChunkSlots];
@@ -255,13 +322,11 @@ class HandleTable {
   }
 
   const uint64_t tag_;
-  mutable std::mutex mutex_;  // writers and the free list
+  const bool thread_slots_;
+  mutable std::mutex mutex_;  // the free list and new slots; writers other than thread slots' Remove
   std::atomic<Slot*> chunks_[kMaxSlots / kChunkSlots] = {};
   uint32_t slot_count_ = 0;  // slots made so far
-  std::vector<uint32_t> free_;
-  size_t free_head_ = 0;
-  size_t free_count_ = 0;
-  size_t live_ = 0;
+  FreeRing free_;
 };
 
 }  // namespace aclcpu

@@ -58,29 +58,46 @@ void Stream::Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool ma
   Push(task, may_run_inline);
 }
 
+// The claim of an idle stream for a task to run inline takes no mutex: the claim is running_'s
+// exchange from false (the worker claims it the same way), after which a task queued before it
+// makes the claimant give it back and queue behind.
+bool Stream::ClaimIdle() {
+  if (queued_.load() != 0) return false;
+  bool idle = false;
+  if (!running_.compare_exchange_strong(idle, true)) return false;
+  // Counted before the queue is read again: a task queued before the claim that the read below
+  // misses was counted after this one, so a Synchronize that counted it waits for both.
+  pushed_.fetch_add(1);
+  if (queued_.load() == 0) return true;
+  pushed_.fetch_sub(1);  // counted again when queued
+  running_.store(false);
+  WakeWorker();
+  return false;
+}
+
+void Stream::WakeWorker() {
+  // The worker reads running_ and the queue under the mutex: taking it puts this wake-up after a
+  // wait it began, or its reading after the change.
+  { std::lock_guard<std::mutex> lock(mutex_); }
+  work_ready_.notify_one();
+}
+
 void Stream::Push(StreamTask& task, bool may_run_inline) {
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (!may_run_inline || running_.load() || !queue_.empty()) {
+  if (!may_run_inline || !ClaimIdle()) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(task.Detach());
       queued_.fetch_add(1);
       pushed_.fetch_add(1);
-      lock.unlock();
-      work_ready_.notify_one();
-      return;
     }
-    running_.store(true);  // claimed: work pushed from now on queues behind this task
-    pushed_.fetch_add(1);
+    work_ready_.notify_one();
+    return;
   }
   RunTask(task);
   Finished();
   running_.store(false);
-  // Work queued meanwhile waits for running_ to clear. The worker reads it under the mutex, and
-  // either this sees the count it raised before that, or the worker sees running_ clear.
-  if (queued_.load() > 0) {
-    { std::lock_guard<std::mutex> lock(mutex_); }
-    work_ready_.notify_one();
-  }
+  // Work queued meanwhile waits for running_ to clear.
+  if (queued_.load() > 0) WakeWorker();
 }
 
 void Stream::Finished() {
@@ -118,10 +135,11 @@ void Stream::Serve() {
     // Queued work waits for a task running inline to finish (it was pushed before).
     work_ready_.wait(lock, [&] { return (stopping_ || !queue_.empty()) && !running_.load(); });
     if (queue_.empty()) return;  // stopping, and everything queued has run
+    bool idle = false;
+    if (!running_.compare_exchange_strong(idle, true)) continue;  // a caller claimed it first: wait
     std::unique_ptr<StreamTask> task = std::move(queue_.front());
     queue_.pop_front();
     queued_.fetch_sub(1);
-    running_.store(true);
     lock.unlock();
     RunTask(*task);  // drops the closure and the pins before completion is reported
     task.reset();

@@ -40,14 +40,20 @@ class Stream {
 
  private:
   void Serve();
+  // Claims the stream for a task to run inline when nothing is queued or running (and counts the
+  // task pushed); false otherwise.
+  bool ClaimIdle();
+  // Wakes the worker for queued work.
+  void WakeWorker();
   // After a task: counts it finished and wakes the threads in Synchronize, if any.
   void Finished();
 
-  // pushed_ counts under mutex_ in the order the tasks run (a task runs inline only when nothing is
-  // queued or running), so everything pushed before a Synchronize has run once finished_ reaches
-  // the pushed_ it read. An inline run takes the mutex once, to claim the stream; it gives the
-  // stream back, and a Synchronize with nothing pending returns, without it.
-  std::mutex mutex_;  // queue_, stopping_, the claim of an idle stream, the condition variables' waits
+  // pushed_ counts in the order the tasks run (a task runs inline only when nothing is queued or
+  // running, and counts itself before it looks at the queue a last time), so everything pushed
+  // before a Synchronize has run once finished_ reaches the pushed_ it read. An inline run takes no
+  // mutex: it claims running_ and gives it back with atomic operations; a Synchronize with nothing
+  // pending returns without it too.
+  std::mutex mutex_;  // queue_, stopping_, the condition variables' waits
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
   std::deque<std::unique_ptr<StreamTask>> queue_;

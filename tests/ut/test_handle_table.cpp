@@ -162,4 +162,89 @@ TEST(HandleTable, RemoveWaitsForABorrowedObject) {
   EXPECT_EQ(table.Find(handle), nullptr);
 }
 
+// Tables with thread slots must outlive their threads: these are never destroyed, as the
+// library's own are. One per test (each its tag), so no test sees another's slots.
+HandleTable<int>& ThreadSlotTable(uint64_t tag) {
+  return *new HandleTable<int>(tag, /*thread_slots=*/true);  // NOLINT: leaked on purpose
+}
+
+// With thread slots a thread hands out again only what it freed itself, after 1024 of its own:
+// no handle comes back, and once the thread has freed 1024 the same few slots serve it (no new
+// slot, so no lock).
+TEST(HandleTableThreadSlots, HandlesAreNeverReusedAndSlotsComeBackToTheirThread) {
+  HandleTable<int>& table = ThreadSlotTable(0xd1);
+  std::set<void*> seen;
+  std::set<uintptr_t> slots;
+  for (int i = 0; i < 5000; ++i) {
+    void* handle = table.Add(std::make_shared<int>(i));
+    EXPECT_TRUE(seen.insert(handle).second) << "handle " << handle << " came back at add " << i;
+    slots.insert(reinterpret_cast<uintptr_t>(handle) & ((uintptr_t{1} << 20) - 1));
+    ASSERT_EQ(*table.Remove(handle), i);
+    ASSERT_EQ(table.Find(handle), nullptr);
+  }
+  EXPECT_EQ(slots.size(), 1024u);  // reused once 1024 wait: 1023 waiting while one is in use
+  EXPECT_EQ(table.size(), 0u);
+}
+
+// A thread's freed slots go back to the table when it ends: another thread is handed one of them
+// first, not a new slot.
+TEST(HandleTableThreadSlots, AnEndedThreadsSlotsGoBackToTheTable) {
+  HandleTable<int>& table = ThreadSlotTable(0xd2);
+  std::set<uintptr_t> first_slots;
+  std::thread([&] {
+    for (int i = 0; i < 1500; ++i) {
+      void* handle = table.Add(std::make_shared<int>(i));
+      first_slots.insert(reinterpret_cast<uintptr_t>(handle) & ((uintptr_t{1} << 20) - 1));
+      table.Remove(handle);
+    }
+  }).join();
+  ASSERT_EQ(first_slots.size(), 1024u);
+  uintptr_t second_slot = 0;
+  std::thread([&] {
+    void* handle = table.Add(std::make_shared<int>(1));
+    second_slot = reinterpret_cast<uintptr_t>(handle) & ((uintptr_t{1} << 20) - 1);
+    table.Remove(handle);
+  }).join();
+  EXPECT_EQ(first_slots.count(second_slot), 1u) << "a new slot: " << second_slot;
+}
+
+// Threads add and remove at once, some removing what others added, and two threads remove every
+// other handle at the same time: each handle is removed once, its object given to one of them.
+TEST(HandleTableThreadSlots, ConcurrentAddsAndRemovesRemoveEachHandleOnce) {
+  HandleTable<int>& table = ThreadSlotTable(0xd3);
+  constexpr int kPerThread = 3000;
+  std::vector<void*> handles(2 * kPerThread);
+  std::vector<std::thread> adders;
+  for (int t = 0; t < 2; ++t) {
+    adders.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        const int value = t * kPerThread + i;
+        handles[value] = table.Add(std::make_shared<int>(value));
+        void* own = table.Add(std::make_shared<int>(-1));  // one of its own, added and removed here
+        ASSERT_EQ(*table.Remove(own), -1);
+      }
+    });
+  }
+  for (std::thread& adder : adders) adder.join();
+  std::set<void*> distinct(handles.begin(), handles.end());
+  ASSERT_EQ(distinct.size(), handles.size());
+  std::atomic<int> removed{0};
+  std::atomic<int64_t> sum{0};
+  std::vector<std::thread> removers;
+  for (int t = 0; t < 2; ++t) {
+    removers.emplace_back([&] {
+      for (void* handle : handles) {
+        if (std::shared_ptr<int> object = table.Remove(handle)) {
+          removed.fetch_add(1);
+          sum.fetch_add(*object);
+        }
+      }
+    });
+  }
+  for (std::thread& remover : removers) remover.join();
+  EXPECT_EQ(removed.load(), 2 * kPerThread);
+  EXPECT_EQ(sum.load(), int64_t{2 * kPerThread} * (2 * kPerThread - 1) / 2);
+  EXPECT_EQ(table.size(), 0u);
+}
+
 }  // namespace

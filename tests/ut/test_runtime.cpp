@@ -18,6 +18,7 @@
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "runtime/runtime_internal.h"
 #include "support/api_support.h"
 #include "support/expect_error.h"
 #include "support/raw_tensor.h"
@@ -524,6 +525,57 @@ TEST(RuntimeStream, WorkOnOneStreamRunsInOrder) {
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_TRUE(chain[kCopies]->Read() == pattern);
   EXPECT_TRUE(chain[kCopies / 2]->Read() == pattern);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+}
+
+// A task that counts how many run at once and says when it has run.
+class WatchedTask final : public aclcpu::StreamTask {
+ public:
+  WatchedTask(std::atomic<int>* running, std::atomic<int>* overlaps, std::atomic<bool>* done)
+      : running_(running), overlaps_(overlaps), done_(done) {}
+  void Run() override {
+    if (running_->fetch_add(1) != 0) overlaps_->fetch_add(1);
+    for (volatile int spin = 0; spin < 200; spin = spin + 1) {
+    }
+    running_->fetch_sub(1);
+    done_->store(true);
+  }
+  void Release() override {}
+  std::unique_ptr<aclcpu::StreamTask> Detach() override { return std::make_unique<WatchedTask>(*this); }
+
+ private:
+  std::atomic<int>* running_;
+  std::atomic<int>* overlaps_;
+  std::atomic<bool>* done_;
+};
+
+// Threads push onto one stream at once: a task runs inline on its caller when the stream is idle,
+// else it queues behind the one running. Tasks never overlap, and a thread's synchronize returns
+// only once the task it pushed has run -- also when another thread claimed the idle stream just
+// before it queued (the claim is counted before it looks at the queue a last time).
+TEST(RuntimeStream, InlineAndQueuedTasksNeverOverlapAndSynchronizeWaitsForThem) {
+  support::EnsureRuntime();
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  std::atomic<int> running{0};
+  std::atomic<int> overlaps{0};
+  std::atomic<int> early{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 3000; ++i) {
+        std::atomic<bool> done{false};
+        WatchedTask task(&running, &overlaps, &done);
+        ASSERT_EQ(aclcpu::EnqueueOnStream("test", stream, task), ACL_SUCCESS);
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+        if (!done.load()) early.fetch_add(1);
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // done is read before it goes away
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(overlaps.load(), 0);
+  EXPECT_EQ(early.load(), 0);
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
 }
 
