@@ -165,7 +165,9 @@ TEST(HandleTable, RemoveWaitsForABorrowedObject) {
 // Tables with thread slots must outlive their threads: these are never destroyed, as the
 // library's own are. One per test (each its tag), so no test sees another's slots.
 HandleTable<int>& ThreadSlotTable(uint64_t tag) {
-  return *new HandleTable<int>(tag, /*thread_slots=*/true);  // NOLINT: leaked on purpose
+  static auto* tables = new std::vector<std::unique_ptr<HandleTable<int>>>();  // reachable to the end
+  tables->push_back(std::make_unique<HandleTable<int>>(tag, /*thread_slots=*/true));
+  return *tables->back();
 }
 
 // With thread slots a thread hands out again only what it freed itself, after 1024 of its own:
