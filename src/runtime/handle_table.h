@@ -1,13 +1,14 @@
 // Opaque handles for the objects the C API hands out. A handle is a number tagged into a
 // non-canonical address: it never equals a real pointer and faults at once if anyone dereferences
-// it. Looking a handle up takes no lock (every call looks up several); adding, removing and
-// replacing objects are serialized among themselves -- except, in a table made with thread slots,
-// adding and removing, which then take no lock once the thread has freed enough slots of its own.
+// it. Looking a handle up takes no lock (every call looks up several). Writers (Add, Remove,
+// Replace) claim a slot alone; the free list and new slots are behind a mutex -- except in a table
+// made with thread slots, where each thread keeps the slots it frees in a ring of its own, so that
+// a thread that makes and releases objects call after call takes no lock.
 //
-// The number names a slot and that slot's generation. A slot freed by Remove is handed out again
-// only after kReuseDistance other slots were, each time with a new generation, so a destroyed
-// handle keeps naming nothing: its number comes back only after 2^35 reuses of its slot, years of
-// continuous calls.
+// The number names a slot and that slot's generation. A freed slot is handed out again only after
+// at least kReuseDistance - 1 other slots were freed after it (in its thread's ring or the shared
+// list), each time with a new generation, so a destroyed handle keeps naming nothing: its number
+// comes back only after 2^35 reuses of its slot, years of continuous calls.
 #ifndef ACLNN_CPU_RUNTIME_HANDLE_TABLE_H_
 #define ACLNN_CPU_RUNTIME_HANDLE_TABLE_H_
 
@@ -16,7 +17,6 @@
 #include <memory>
 #include <mutex>
 #include <new>
-#include <stdexcept>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -62,10 +62,10 @@ class HandleTable {
   };
 
   // tag: a few bits that differ per table, so a stream handle is not an event handle.
-  // thread_slots: each thread keeps the slots it frees and hands them out again itself, after
-  // kReuseDistance of its own, so that the objects made and released on every call (executors,
-  // tensors) are added and removed with no lock. Only for a table that outlives every thread using
-  // it (one never destroyed): a thread's slots go back to the table when the thread ends.
+  // thread_slots: each thread keeps the slots it frees (up to kRingSlots; when its ring is full,
+  // the oldest 256 move to the shared list) and hands them out again itself while it holds
+  // kReuseDistance. Only for a table that is never destroyed: a thread's ring names it, and goes
+  // back to it when the thread ends.
   explicit HandleTable(uint64_t tag, bool thread_slots = false) : tag_(tag << 56), thread_slots_(thread_slots) {}
   ~HandleTable() {
     for (auto& chunk : chunks_) delete[] chunk.load();
@@ -73,17 +73,18 @@ class HandleTable {
   HandleTable(const HandleTable&) = delete;
   HandleTable& operator=(const HandleTable&) = delete;
 
-  // A new handle for object. Throws std::bad_alloc when kMaxSlots handles are live.
+  // A new handle for object. Throws std::bad_alloc when every one of kMaxSlots slots is live or
+  // waiting out the reuse distance.
   void* Add(std::shared_ptr<T> object) {
     uint32_t index;
-    FreeRing* mine = thread_slots_ ? &ThisThreadsFreeSlots() : nullptr;
-    if (mine != nullptr && mine->count >= kReuseDistance) {
-      index = mine->Pop();
+    ThreadRing* ring = thread_slots_ ? ThisThreadsRing() : nullptr;
+    if (ring != nullptr && ring->count >= kReuseDistance) {
+      index = ring->Pop();
     } else {
       std::lock_guard<std::mutex> lock(mutex_);
       // Every slot made and none free in the table: this thread's own, nearer than the distance.
       const bool exhausted = slot_count_ == kMaxSlots && free_.count == 0;
-      index = exhausted && mine != nullptr && mine->count > 0 ? mine->Pop() : TakeSlotLocked();
+      index = exhausted && ring != nullptr && ring->count > 0 ? ring->Pop() : TakeSlotLocked();
     }
     // The slot is this call's alone: free, so no handle names its generation and no writer claims it.
     Slot& slot = SlotAt(index);
@@ -110,18 +111,25 @@ class HandleTable {
 
   // Removes the handle; returns its object (null when the handle was not live).
   std::shared_ptr<T> Remove(const void* handle) {
-    uint32_t index;
-    uint64_t generation;
+    uint32_t index = 0;
+    uint64_t generation = 0;
     Slot* slot = Decode(handle, &index, &generation);
-    if (thread_slots_) {  // claimed by BeginWrite alone; freed into this thread's slots
+    ThreadRing* ring = thread_slots_ ? ThisThreadsRing() : nullptr;
+    if (ring != nullptr) {  // room first: the slot, once claimed, goes into the ring without fail
+      if (ring->count == kRingSlots) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        while (ring->count > kReuseDistance) free_.Push(ring->Pop());  // the oldest 256
+      }
       if (slot == nullptr || !BeginWrite(*slot, generation)) return nullptr;
       std::shared_ptr<T> object = Free(*slot, generation);
-      ThisThreadsFreeSlots().Push(index);
+      ring->Push(index);
       return object;
     }
     std::lock_guard<std::mutex> lock(mutex_);
     if (slot == nullptr || !BeginWrite(*slot, generation)) return nullptr;
-    return RemoveLocked(*slot, index, generation);
+    std::shared_ptr<T> object = Free(*slot, generation);
+    free_.Push(index);
+    return object;
   }
 
   // Puts object in place of the one handle names; false when the handle is not live.
@@ -144,7 +152,9 @@ class HandleTable {
       Slot& slot = SlotAt(index);
       const uint64_t generation = GenerationOf(slot.state.load());
       if (!IsLive(generation) || !BeginWrite(slot, generation)) continue;
-      visit(RemoveLocked(slot, index, generation));
+      std::shared_ptr<T> object = Free(slot, generation);
+      free_.Push(index);
+      visit(std::move(object));
     }
   }
 
@@ -255,12 +265,6 @@ class HandleTable {
     return object;
   }
 
-  std::shared_ptr<T> RemoveLocked(Slot& slot, uint32_t index, uint64_t generation) {
-    std::shared_ptr<T> object = Free(slot, generation);
-    free_.Push(index);
-    return object;
-  }
-
   // Free slots, oldest first: a ring that only grows (adding and removing allocate nothing once it
   // is large enough for the most handles ever freed at once).
   struct FreeRing {
@@ -286,29 +290,56 @@ class HandleTable {
     }
   };
 
-  // One thread's freed slots of one table with thread slots, given back to the table (whose free
-  // list then hands them out) when the thread ends.
-  struct ThreadFreeSlots {
-    HandleTable* table = nullptr;
-    FreeRing slots;
-    ~ThreadFreeSlots() {
-      if (table == nullptr || slots.count == 0) return;
-      std::lock_guard<std::mutex> lock(table->mutex_);
-      while (slots.count > 0) table->free_.Push(slots.Pop());
+  // One thread's freed slots of one table with thread slots, oldest first. Trivially destructible,
+  // so that it stays usable to the thread's very end: when the thread ends (RingCloser), its slots
+  // go to the shared list and it is closed; a Remove after that (a thread_local or static object
+  // destroyed later) takes the shared path.
+  static constexpr uint32_t kRingSlots = kReuseDistance + 256;
+  struct ThreadRing {
+    const HandleTable* table;  // null: an unused entry
+    bool closed;
+    uint32_t head;
+    uint32_t count;
+    uint32_t slots[kRingSlots];
+
+    void Push(uint32_t index) { slots[(head + count++) % kRingSlots] = index; }  // count < kRingSlots
+    uint32_t Pop() {
+      const uint32_t index = slots[head];
+      head = (head + 1) % kRingSlots;
+      --count;
+      return index;
     }
   };
-  static constexpr int kMaxThreadSlotTables = 4;  // per object type
+  static constexpr int kRingsPerType = 2;  // tables with thread slots of one object type, per thread
 
-  FreeRing& ThisThreadsFreeSlots() {
-    thread_local ThreadFreeSlots tables[kMaxThreadSlotTables];
-    for (ThreadFreeSlots& entry : tables) {
-      if (entry.table == this) return entry.slots;
-      if (entry.table == nullptr) {
-        entry.table = this;
-        return entry.slots;
+  struct RingCloser {
+    ThreadRing* rings;
+    ~RingCloser() {
+      for (int k = 0; k < kRingsPerType; ++k) {
+        ThreadRing& ring = rings[k];
+        if (ring.table == nullptr) continue;
+        HandleTable& table = const_cast<HandleTable&>(*ring.table);
+        std::lock_guard<std::mutex> lock(table.mutex_);
+        while (ring.count > 0) table.free_.Push(ring.Pop());
+        ring.closed = true;
       }
     }
-    throw std::logic_error("HandleTable: more tables with thread slots of one type than kMaxThreadSlotTables");
+  };
+
+  // This thread's ring for this table; null when it is closed or every entry serves another table
+  // (then the shared list serves).
+  ThreadRing* ThisThreadsRing() {
+    static thread_local ThreadRing rings[kRingsPerType];  // zeroed; nothing to destroy
+    for (ThreadRing& ring : rings) {
+      if (ring.table == this) return ring.closed ? nullptr : &ring;
+      if (ring.table == nullptr) {
+        static thread_local RingCloser closer{rings};  // registered with the first ring taken
+        (void)closer;
+        ring.table = this;
+        return &ring;
+      }
+    }
+    return nullptr;
   }
 
   uint32_t TakeSlotLocked() {

@@ -48,11 +48,14 @@ class Stream {
   // After a task: counts it finished and wakes the threads in Synchronize, if any.
   void Finished();
 
-  // pushed_ counts in the order the tasks run (a task runs inline only when nothing is queued or
-  // running, and counts itself before it looks at the queue a last time), so everything pushed
-  // before a Synchronize has run once finished_ reaches the pushed_ it read. An inline run takes no
-  // mutex: it claims running_ and gives it back with atomic operations; a Synchronize with nothing
-  // pending returns without it too.
+  // pushed_ counts the tasks in the order they run (a task runs inline only when nothing is queued
+  // or running, and counts itself before it looks at the queue a last time), so everything pushed
+  // before a Synchronize has run once finished_ reaches the pushed_ it read. A claimant that finds
+  // work queued takes its count back and queues: a Synchronize that read that count also waits for
+  // its task, pushed at the same time. The claim of an idle stream takes no mutex (giving a claim
+  // back, and waking the worker for work queued meanwhile, do), and a Synchronize with nothing
+  // pending returns without it. The protocol relies on the atomics' default sequential
+  // consistency (a store followed by a load of another atomic).
   std::mutex mutex_;  // queue_, stopping_, the condition variables' waits
   std::condition_variable work_ready_;
   std::condition_variable work_done_;

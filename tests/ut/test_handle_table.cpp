@@ -249,4 +249,55 @@ TEST(HandleTableThreadSlots, ConcurrentAddsAndRemovesRemoveEachHandleOnce) {
   EXPECT_EQ(table.size(), 0u);
 }
 
+// One thread only adds, another only removes what it added: the remover's freed slots reach the
+// adder through the shared list (its ring hands the oldest on when full), so the slots stay few.
+TEST(HandleTableThreadSlots, SlotsFreedOnOneThreadServeAnotherThatOnlyAdds) {
+  HandleTable<int>& table = ThreadSlotTable(0xd4);
+  constexpr int kHandles = 20000;
+  std::vector<std::atomic<void*>> handles(kHandles);
+  std::atomic<int> removed{0};
+  std::set<uintptr_t> slots;
+  std::thread adder([&] {
+    for (int i = 0; i < kHandles; ++i) {
+      while (i - removed.load() > 64) std::this_thread::yield();  // at most 64 live
+      void* handle = table.Add(std::make_shared<int>(i));
+      slots.insert(reinterpret_cast<uintptr_t>(handle) & ((uintptr_t{1} << 20) - 1));
+      handles[i].store(handle);
+    }
+  });
+  std::thread remover([&] {
+    for (int i = 0; i < kHandles; ++i) {
+      void* handle;
+      while ((handle = handles[i].load()) == nullptr) std::this_thread::yield();
+      ASSERT_EQ(*table.Remove(handle), i);
+      removed.fetch_add(1);
+    }
+  });
+  adder.join();
+  remover.join();
+  EXPECT_LT(slots.size(), 4096u) << "the remover's slots never came back";
+  EXPECT_EQ(table.size(), 0u);
+}
+
+// An object destroyed after the thread's ring was closed (a thread_local made before the ring)
+// still removes its handle: the slot goes to the shared list. (AddressSanitizer would report a
+// ring used after its thread gave it back.)
+TEST(HandleTableThreadSlots, ARemoveAfterTheThreadsRingClosedTakesTheSharedPath) {
+  static HandleTable<int>* table = &ThreadSlotTable(0xd5);
+  static std::atomic<int> removed{-1};
+  struct RemovesAtThreadEnd {
+    void* handle = nullptr;
+    ~RemovesAtThreadEnd() {
+      if (std::shared_ptr<int> object = table->Remove(handle)) removed = *object;
+    }
+  };
+  std::thread([] {
+    static thread_local RemovesAtThreadEnd late;          // made first, so destroyed after the ring closes
+    table->Remove(table->Add(std::make_shared<int>(0)));  // the thread's ring, and its closer
+    late.handle = table->Add(std::make_shared<int>(42));
+  }).join();
+  EXPECT_EQ(removed.load(), 42);
+  EXPECT_EQ(table->size(), 0u);
+}
+
 }  // namespace
