@@ -317,21 +317,22 @@ class HandleTable {
     ~RingCloser() {
       for (int k = 0; k < kRingsPerType; ++k) {
         ThreadRing& ring = rings[k];
+        ring.closed = true;
         if (ring.table == nullptr) continue;
         HandleTable& table = const_cast<HandleTable&>(*ring.table);
         std::lock_guard<std::mutex> lock(table.mutex_);
         while (ring.count > 0) table.free_.Push(ring.Pop());
-        ring.closed = true;
       }
     }
   };
 
-  // This thread's ring for this table; null when it is closed or every entry serves another table
-  // (then the shared list serves).
+  // This thread's ring for this table; null when the thread's rings are closed or every entry
+  // serves another table (then the shared list serves).
   ThreadRing* ThisThreadsRing() {
     static thread_local ThreadRing rings[kRingsPerType];  // zeroed; nothing to destroy
+    if (rings[0].closed) return nullptr;                  // the thread is ending (all close at once)
     for (ThreadRing& ring : rings) {
-      if (ring.table == this) return ring.closed ? nullptr : &ring;
+      if (ring.table == this) return &ring;
       if (ring.table == nullptr) {
         static thread_local RingCloser closer{rings};  // registered with the first ring taken
         (void)closer;
