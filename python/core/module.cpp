@@ -30,7 +30,13 @@ constexpr int kMaxOperands = 4;  // the most an operator here takes: three input
 // aclnn's reduction numbers: 0 none, 1 mean, 2 sum. An integer goes to the C API as it is (which
 // validates it); a string must name one.
 int64_t ParseReduction(py::handle reduction) {
-  if (py::isinstance<py::str>(reduction)) {
+  static const char* const kNames[] = {"none", "mean", "sum"};
+  if (PyUnicode_Check(reduction.ptr())) {  // compared in place: no std::string made on a call
+    for (int64_t value = 0; value < 3; ++value) {
+      if (PyUnicode_CompareWithASCIIString(reduction.ptr(), kNames[value]) == 0) return value;
+    }
+  }
+  if (py::isinstance<py::str>(reduction)) {  // any other text, or bytes as pybind11 reads them
     const std::string name = py::str(reduction);
     if (name == "none") return 0;
     if (name == "mean") return 1;

@@ -64,6 +64,65 @@ aclDataType DlpackDtype(const DLDataType& type) {
   return ACL_DT_UNDEFINED;
 }
 
+// The leading fields of numpy's PyArrayObject_fields and PyArray_Descr (numpy/ndarraytypes.h), the
+// same in numpy 1 and 2: an ndarray read in place, as the buffer protocol would read it, without
+// building the buffer's format string and arrays.
+struct NumpyArrayFields {
+  PyObject_HEAD char* data;
+  int nd;
+  Py_ssize_t* dimensions;
+  Py_ssize_t* strides;  // in bytes
+  PyObject* base;
+  PyObject* descr;
+  int flags;
+};
+struct NumpyDescrPrefix {
+  PyObject_HEAD PyTypeObject* typeobj;
+  char kind, type, byteorder, flags;
+  int type_num;
+};
+constexpr int kNumpyWriteable = 0x0400;  // NPY_ARRAY_WRITEABLE
+
+// The aclDataType of numpy's built-in type numbers (NPY_BOOL 0 ... NPY_HALF 23), or ACL_DT_UNDEFINED
+// for the others, which the buffer protocol then reads (and refuses with its message).
+aclDataType NumpyDtype(int type_num, bool bf16_bits) {
+  static_assert(sizeof(long) == 8, "NPY_LONG is int64 on LP64 Linux");
+  switch (type_num) {
+    case 0:
+      return ACL_BOOL;
+    case 1:
+      return ACL_INT8;
+    case 2:
+      return ACL_UINT8;
+    case 3:
+      return ACL_INT16;
+    case 4:
+      return bf16_bits ? ACL_BF16 : ACL_UINT16;
+    case 5:
+      return ACL_INT32;
+    case 6:
+      return ACL_UINT32;
+    case 7:
+    case 9:
+      return ACL_INT64;
+    case 8:
+    case 10:
+      return ACL_UINT64;
+    case 11:
+      return ACL_FLOAT;
+    case 12:
+      return ACL_DOUBLE;
+    case 14:
+      return ACL_COMPLEX64;
+    case 15:
+      return ACL_COMPLEX128;
+    case 23:
+      return ACL_FLOAT16;
+    default:
+      return ACL_DT_UNDEFINED;
+  }
+}
+
 // numpy's attributes the binding uses, looked up once (an import per call costs more than a call).
 struct Numpy {
   py::object ndarray, ascontiguousarray, from_dlpack;
@@ -107,10 +166,11 @@ void Operand::Read(const char* name, py::handle obj, bool output, bool bf16_bits
   }
   // An input the C API cannot describe as it is: read a contiguous copy (the uncommon path).
   const Kind kind = kind_;
-  py::object source = has_buffer_ ? py::reinterpret_borrow<py::object>(obj) : TheNumpy().from_dlpack(obj);
+  const bool in_place = has_buffer_ || kind == Kind::kNumpy;  // numpy reads it as it is
+  py::object source = in_place ? py::reinterpret_borrow<py::object>(obj) : TheNumpy().from_dlpack(obj);
   py::object copy = TheNumpy().ascontiguousarray(source);
   Release();
-  Load(copy, false, bf16_bits);  // its buffer keeps the copy alive
+  Load(copy, false, bf16_bits);  // keeps the copy alive
   kind_ = kind;
 }
 
@@ -129,7 +189,7 @@ void Operand::Load(py::handle obj, bool output, bool bf16_bits) {
                      py::isinstance(obj, TheNumpy().ndarray);
   if (numpy) {
     kind_ = Kind::kNumpy;
-    FromBuffer(obj, output, bf16_bits);
+    if (!FromNumpy(obj, output, bf16_bits)) FromBuffer(obj, output, bf16_bits);
   } else if (IsTorchTensor(obj)) {
     kind_ = Kind::kTorch;
     FromTorch(obj, output);
@@ -166,15 +226,31 @@ void Operand::FromBuffer(py::handle obj, bool output, bool bf16_bits) {
                                "' (" + std::to_string(buffer_.itemsize) + " bytes), which no aclDataType describes");
   }
   element_size_ = buffer_.itemsize;
-  data_ = static_cast<char*>(buffer_.buf);
-  shape_.resize(static_cast<size_t>(buffer_.ndim));
-  strides_.resize(static_cast<size_t>(buffer_.ndim));
+  SetLayout(static_cast<char*>(buffer_.buf), buffer_.ndim, buffer_.shape, buffer_.strides);
+}
+
+bool Operand::FromNumpy(py::handle obj, bool output, bool bf16_bits) {
+  const auto& array = *reinterpret_cast<const NumpyArrayFields*>(obj.ptr());
+  const auto& descr = *reinterpret_cast<const NumpyDescrPrefix*>(array.descr);
+  const bool little = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+  if (descr.byteorder == (little ? '>' : '<') || (output && (array.flags & kNumpyWriteable) == 0)) return false;
+  dtype_ = NumpyDtype(descr.type_num, bf16_bits);
+  if (dtype_ == ACL_DT_UNDEFINED) return false;
+  keep_ = py::reinterpret_borrow<py::object>(obj);  // as a buffer would: resize(refcheck=True) refuses meanwhile
+  element_size_ = static_cast<int64_t>(aclDataTypeSize(dtype_));
+  SetLayout(array.data, array.nd, array.dimensions, array.strides);
+  return true;
+}
+
+void Operand::SetLayout(char* data, int ndim, const Py_ssize_t* shape, const Py_ssize_t* byte_strides) {
+  data_ = data;
+  shape_.resize(static_cast<size_t>(ndim));
+  strides_.resize(static_cast<size_t>(ndim));
   bool whole_elements = true;
-  for (int i = 0; i < buffer_.ndim; ++i) {
-    shape_[i] = buffer_.shape[i];
-    const Py_ssize_t bytes = buffer_.strides[i];
-    whole_elements = whole_elements && bytes % element_size_ == 0;
-    strides_[i] = bytes / element_size_;
+  for (int i = 0; i < ndim; ++i) {
+    shape_[i] = shape[i];
+    whole_elements = whole_elements && byte_strides[i] % element_size_ == 0;
+    strides_[i] = byte_strides[i] / element_size_;
   }
   needs_copy_ = !whole_elements;
   Finish();

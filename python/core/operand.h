@@ -107,6 +107,12 @@ class Operand {
  private:
   void Load(py::handle obj, bool output, bool bf16_bits);
   void FromBuffer(py::handle obj, bool output, bool bf16_bits);
+  // An ndarray of a built-in dtype in native byte order (writable for an output) read from its
+  // fields; false, having read nothing, for any other (FromBuffer reads it, or says why not).
+  bool FromNumpy(py::handle obj, bool output, bool bf16_bits);
+  // data_, shape_ and strides_ from a view's byte strides (element_size_ set): needs_copy_ when a
+  // stride is negative or not whole elements.
+  void SetLayout(char* data, int ndim, const Py_ssize_t* shape, const Py_ssize_t* byte_strides);
   void FromTorch(py::handle obj, bool output);
   void FromTorchAccessors(py::handle obj, bool output);
   aclDataType TorchDtype(const py::object& dtype) const;

@@ -117,6 +117,42 @@ def test_bfloat16_from_numpy_uint16_bits_both_ways():
     assert error.value.code == 161002 and "UINT16" in error.value.message
 
 
+# ndarrays are read from their own fields, other buffers through the buffer protocol: both readers
+# give every dtype, byte order, stride and writability the same meaning.
+@pytest.mark.parametrize("dtype", ["?", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8", "l", "L", "q", "Q", "e", "f",
+                                   "d", "g", "F", "D", ">f4", "<f4", "=f4", "U1", "O"])
+@pytest.mark.parametrize("bf16", [False, True])
+def test_ndarrays_read_as_the_buffer_protocol_reads_them(dtype, bf16):
+    def outcome(make):
+        kwargs = {"dtype": "bfloat16"} if bf16 else {}
+        grad = np.ones(3, np.uint16 if bf16 else np.float32)
+        try:
+            out = aclnn_cpu.l1_loss_backward(make(grad), make(np.array([3, 0, 1]).astype(dtype)),
+                                             make(np.array([1, 0, 2]).astype(dtype)), "sum", **kwargs)
+            return "result", out.dtype.str, out.tobytes()
+        except Exception as error:  # the same kind and sentence from either reader
+            return type(error).__name__, str(error)
+
+    assert outcome(lambda a: a) == outcome(memoryview)
+
+
+def test_ndarray_views_read_in_place_or_copied():
+    base = np.arange(12, dtype=np.float32)
+    odd = np.lib.stride_tricks.as_strided(base, shape=(3,), strides=(6,))  # 1.5 elements: read from a copy
+    expected = aclnn_cpu.mse_loss(np.ascontiguousarray(odd), np.ones(3, np.float32), "none")
+    assert ref.same_bits(aclnn_cpu.mse_loss(odd, np.ones(3, np.float32), "none"), expected)
+
+    class Sub(np.ndarray):  # a subclass takes the buffer protocol's path
+        pass
+
+    x = randn(4, 5)
+    assert ref.same_bits(aclnn_cpu.mse_loss(x.view(Sub), x.T.copy().T, "none"), np.zeros((4, 5), np.float32))
+    frozen = np.zeros(3, np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="out.*read-only"):
+        aclnn_cpu.mse_loss(np.ones(3, np.float32), np.ones(3, np.float32), "none", out=frozen)
+
+
 def test_buffer_protocol_and_dlpack_only_objects():
     x = array.array("f", [0.0, 1.0, 2.0, 3.0])
     y = memoryview(np.ones(4, np.float32))
@@ -181,6 +217,11 @@ def test_reduction_spellings():
         assert ref.same_bits(aclnn_cpu.mse_loss(x, y, name), aclnn_cpu.mse_loss(x, y, number))
         assert ref.same_bits(aclnn_cpu.mse_loss(x, y, name), aclnn_cpu.mse_loss(x, y, np.int64(number)))
     assert ref.same_bits(aclnn_cpu.mse_loss(x, y), aclnn_cpu.mse_loss(x, y, "mean"))
+
+    class Name(str):
+        pass
+
+    assert ref.same_bits(aclnn_cpu.mse_loss(x, y, Name("sum")), aclnn_cpu.mse_loss(x, y, 2))
 
 
 def test_empty_inputs():

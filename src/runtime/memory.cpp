@@ -453,6 +453,10 @@ ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHo
                        " bytes overlaps a registered range");
         return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
       }
+      // The registering thread is the one likely to pass this memory to an operator next (as the
+      // Python binding does on every call): it finds the range in its recent list -- unless an
+      // allocation holds some of it, which lookups answer first.
+      if (!aclcpu::OverlapsIn(registry.device, address, size)) aclcpu::ThreadRecentAllocations().Remember(allocation);
       registry.registered.emplace(address, std::move(allocation));
     }
     *devPtr = ptr;

@@ -175,6 +175,31 @@ TEST(HostRegister, ReadOnlyMemoryIsNeverWritten) {
   EXPECT_EQ(aclrtHostUnregister(outputs.at(0)), ACL_SUCCESS);
 }
 
+// Registering pages makes the registering thread find them at once; pages an aclrtMalloc allocation
+// holds are still answered by the allocation first (here: writable, though registered read-only).
+TEST(HostRegister, AnAllocationIsAnsweredBeforeARegistrationOfItsPages) {
+  support::EnsureRuntime();
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 3 * kPage, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  const uintptr_t aligned = (reinterpret_cast<uintptr_t>(memory) + kPage - 1) / kPage * kPage;
+  char* page = reinterpret_cast<char*>(aligned);
+  void* device = nullptr;
+  ASSERT_EQ(aclrtHostRegister(page, kPage, ACL_HOST_REGISTER_READONLY, &device), ACL_SUCCESS) << aclGetRecentErrMsg();
+  constexpr int64_t n = 4;
+  aclTensor* tensors[4] = {FloatTensor(page, n), FloatTensor(page + 64, n), FloatTensor(page + 128, n),
+                           FloatTensor(page + 256, n)};
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(
+      aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 2, tensors[3], &workspace, &executor),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  for (aclTensor* t : tensors) aclDestroyTensor(t);
+  EXPECT_EQ(aclrtHostUnregister(page), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
 TEST(HostRegister, UnregisterWaitsForQueuedWorkThatUsesTheRange) {
   constexpr int64_t n = 1 << 18;
   HostPages pages(static_cast<size_t>(4 * n * sizeof(float) / kPage));
