@@ -137,22 +137,38 @@ const Numpy& TheNumpy() {
 
 }  // namespace
 
-bool IsTorchTensor(py::handle obj) {
+namespace {
+
+// torch.Tensor, or null while torch was never imported.
+PyObject* TorchTensorType() {
   static PyObject* tensor_type = nullptr;  // torch is never unloaded once imported
   if (tensor_type == nullptr) {
     static PyObject* key = PyUnicode_InternFromString("torch");
     PyObject* torch = PyDict_GetItem(PyImport_GetModuleDict(), key);
-    if (torch == nullptr) return false;
+    if (torch == nullptr) return nullptr;
     PyObject* type = PyObject_GetAttrString(torch, "Tensor");
     if (type == nullptr) {
       PyErr_Clear();
-      return false;
+      return nullptr;
     }
     tensor_type = type;  // keeps the reference
   }
+  return tensor_type;
+}
+
+}  // namespace
+
+bool IsTorchTensor(py::handle obj) {
+  PyObject* tensor_type = TorchTensorType();
+  if (tensor_type == nullptr) return false;
   const int is = PyObject_IsInstance(obj.ptr(), tensor_type);
   if (is < 0) throw py::error_already_set();
   return is == 1;
+}
+
+bool IsPlainTorchTensor(py::handle obj) {
+  PyObject* tensor_type = TorchTensorType();
+  return tensor_type != nullptr && reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr())) == tensor_type;
 }
 
 void Operand::Read(const char* name, py::handle obj, bool output, bool bf16_bits) {
@@ -307,9 +323,10 @@ py::object CallMethod(py::handle obj, PyObject* name) {
   return py::reinterpret_steal<py::object>(value);
 }
 
-// A torch tensor: its dtype from its own accessor (DLPack's codes for bool changed between torch
-// releases), the rest from one call of torch._C._to_dlpack (0.2 us on torch 2.13, against 0.45 us
-// for the five accessors; Tensor.__dlpack__ is Python, and refuses a tensor that requires grad).
+// A torch tensor: from one call of torch._C._to_dlpack (0.2 us on torch 2.13, against 0.45 us for
+// the five accessors; Tensor.__dlpack__ is Python, and refuses a tensor that requires grad), an
+// 8-bit unsigned or bool dtype from the tensor's own accessor (DLPack's codes for bool changed
+// between torch releases).
 // A tensor that call refuses or puts on another device, and a lazily negated view (whose memory
 // holds -values, which DLPack does not say), take the accessors' path and its messages.
 void Operand::FromTorch(py::handle obj, bool output) {
@@ -321,7 +338,7 @@ void Operand::FromTorch(py::handle obj, bool output) {
     } else {
       FromDlpack(py::reinterpret_steal<py::object>(capsule), /*only_cpu=*/true);
       if (managed_ != nullptr) {
-        dtype_ = TorchDtype(Attribute(obj, torch.dtype));
+        if (dtype_ == ACL_UINT8 || dtype_ == ACL_BOOL) dtype_ = TorchDtype(Attribute(obj, torch.dtype));
         return;
       }
     }

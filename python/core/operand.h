@@ -138,6 +138,8 @@ class Operand {
 
 // Whether obj is a torch.Tensor (false while torch was never imported).
 bool IsTorchTensor(py::handle obj);
+// Whether obj is a torch.Tensor itself (no subclass, whose functions may return its own kind).
+bool IsPlainTorchTensor(py::handle obj);
 
 }  // namespace aclnn_py
 

@@ -80,6 +80,23 @@ def test_torch_in_torch_out_contiguous_or_not_and_requiring_grad():
     assert ref.same_bits(out.numpy(), expected)
 
 
+def test_a_new_torch_result_is_a_plain_contiguous_tensor():
+    # Made like an input where one has its dtype and shape (torch.empty_like), else by torch.empty:
+    # either way a plain, contiguous tensor that requires no grad and has no negative bit.
+    class Marked(torch.Tensor):
+        pass
+
+    kinds = (lambda t: t.requires_grad_(), torch.nn.Parameter, lambda t: t.as_subclass(Marked), torch._neg_view,
+             lambda t: t.t().contiguous().t(), lambda t: t.to(torch.float16))
+    for kind in kinds:  # every input of the kind
+        g, self, target = kind(torch.ones(3, 4)), kind(torch.randn(3, 4)), kind(torch.zeros(3, 4))
+        out = aclnn_cpu.mse_loss_backward(g, self, target, "none")
+        assert type(out) is torch.Tensor and out.dtype == self.dtype and out.shape == (3, 4)
+        assert out.is_contiguous() and not out.requires_grad and not out.is_neg()
+        expected = (self.detach().resolve_neg().float() * 2 * g.detach().resolve_neg().float()).to(self.dtype)
+        assert torch.equal(out.as_subclass(torch.Tensor), expected.as_subclass(torch.Tensor))
+
+
 def test_torch_lazily_negated_views_are_read_by_value():
     z = torch.complex(torch.randn(6), torch.randn(6))
     negated = z.conj().imag  # a float32 view whose memory holds the opposite values
