@@ -24,6 +24,7 @@ from aclnn_cpu import _core
 
 ACL_FLOAT = 0
 ACL_FORMAT_ND = 2
+ACL_MEMCPY_HOST_TO_DEVICE = 1
 
 
 def load_library(name):
@@ -39,7 +40,7 @@ def load_library(name):
 class CApi:
     """aclnnMseLossBackward and aclnnMseLoss through the C API, on aclrtMalloc memory."""
 
-    def __init__(self, numel):
+    def __init__(self, arrays):
         self.acl = load_library("libascendcl.so")
         self.nn = load_library("libnnopbase.so")
         self.op = load_library("libopapi_nn.so")
@@ -50,7 +51,8 @@ class CApi:
         self.nn.aclDestroyTensor.argtypes = [ctypes.c_void_p]
         self.acl.aclrtMalloc.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_int]
         self.acl.aclrtFree.argtypes = [ctypes.c_void_p]
-        self.acl.aclrtMemset.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int32, ctypes.c_size_t]
+        self.acl.aclrtMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+                                         ctypes.c_int]
         self.acl.aclrtCreateStream.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
         self.acl.aclrtSynchronizeStream.argtypes = [ctypes.c_void_p]
         self.op.aclnnMseLossBackwardGetWorkspaceSize.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_void_p,
@@ -64,11 +66,15 @@ class CApi:
         self.stream = ctypes.c_void_p()
         assert self.acl.aclrtCreateStream(ctypes.byref(self.stream)) == 0
         self.memory, self.tensors = [], []
+        numel = arrays[0].size
         dims = (ctypes.c_int64 * 1)(numel)
-        for value in (1, 2, 3, 0):  # grad, self, target, out
+        # grad, self, target and out hold the values the Python call reads (memset bytes would make
+        # floats near the smallest normal, whose differences are subnormal and slow to compute)
+        for array in arrays:
             pointer = ctypes.c_void_p()
             assert self.acl.aclrtMalloc(ctypes.byref(pointer), numel * 4, 0) == 0
-            assert self.acl.aclrtMemset(pointer, numel * 4, value, numel * 4) == 0
+            copied = self.acl.aclrtMemcpy(pointer, numel * 4, array.ctypes.data, numel * 4, ACL_MEMCPY_HOST_TO_DEVICE)
+            assert copied == 0, copied
             self.memory.append(pointer)
             self.tensors.append(self.nn.aclCreateTensor(dims, 1, ACL_FLOAT, None, 0, ACL_FORMAT_ND, dims, 1, pointer))
         # the forward's 0-d out, in out's memory
@@ -162,7 +168,7 @@ def main():
     compare("forward mean 16M", result, "forward aclnn_cpu (torch)", "torch.ops.aten.mse_loss")
 
     # 16M against the C API's whole call on aclrtMalloc memory: what the Python layer adds.
-    c_api = CApi(numel)
+    c_api = CApi((g, x, y, out))
     result = interleaved({
         "aclnn_cpu (numpy, out=)": lambda: _core.mse_loss_backward(g, x, y, 1, out=out),
         "C API (ctypes)": lambda: c_api.whole_call(True),
