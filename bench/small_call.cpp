@@ -2,8 +2,10 @@
 // aclrtSynchronizeStream), of a 32 x 32 FLOAT aclnnMseLossBackward or aclnnMseLoss (mean) on
 // one stream: the heap allocations per call (counted here by wrapping malloc) and the median
 // time per call. bench/small_call_profile.sh adds the instructions per call (callgrind).
+// --describe: each call also describes its four tensors anew and destroys them after, as ops-nn's
+// examples and the Python binding do (aclCreateTensor, aclDestroyTensor).
 //
-//   aclnn_small_call backward|forward|l1 CALLS [--quiet]   (l1: aclnnL1LossBackward)
+//   aclnn_small_call backward|forward|l1 CALLS [--describe] [--quiet]   (l1: aclnnL1LossBackward)
 
 #include <algorithm>
 #include <atomic>
@@ -49,29 +51,44 @@ enum class Op { kMseBackward, kMseForward, kL1Backward };
 
 struct Call {
   Op op;
+  bool describe;  // each call describes its tensors
   aclTensor* tensors[4] = {};
   void* memory[4] = {};
   aclrtStream stream = nullptr;
 
-  explicit Call(Op which) : op(which) {
-    const std::vector<int64_t> shape{32, 32}, strides{32, 1}, storage{1024};
+  Call(Op which, bool describe_each) : op(which), describe(describe_each) {
     for (int i = 0; i < 4; ++i) {
       aclrtMalloc(&memory[i], 4096, ACL_MEM_MALLOC_HUGE_FIRST);
       aclrtMemset(memory[i], 4096, 0, 4096);
-      const bool scalar = op == Op::kMseForward && i == 3;  // the forward's out: the 0-d mean
-      tensors[i] = aclCreateTensor(shape.data(), scalar ? 0 : 2, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
-                                   storage.data(), 1, memory[i]);
     }
+    if (!describe) Describe();
     aclrtCreateStream(&stream);
   }
   ~Call() {
     aclrtDestroyStream(stream);
+    if (!describe) Forget();
+    for (void* m : memory) aclrtFree(m);
+  }
+  void Describe() {
+    const int64_t shape[2] = {32, 32}, strides[2] = {32, 1}, storage[1] = {1024};
     for (int i = 0; i < 4; ++i) {
-      aclDestroyTensor(tensors[i]);
-      aclrtFree(memory[i]);
+      const bool scalar = op == Op::kMseForward && i == 3;  // the forward's out: the 0-d mean
+      tensors[i] = aclCreateTensor(shape, scalar ? 0 : 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, memory[i]);
+    }
+  }
+  void Forget() {
+    for (aclTensor*& t : tensors) {
+      aclDestroyTensor(t);
+      t = nullptr;
     }
   }
   bool Run() {
+    if (describe) Describe();
+    const bool done = RunOnce();
+    if (describe) Forget();
+    return done;
+  }
+  bool RunOnce() {
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
     aclnnStatus status = ACLNN_SUCCESS;
@@ -109,15 +126,19 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[1], names[k]) == 0) which = k;
   }
   if (which < 0) {
-    std::fprintf(stderr, "usage: %s backward|forward|l1 CALLS [--quiet]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s backward|forward|l1 CALLS [--describe] [--quiet]\n", argv[0]);
     return 2;
   }
   const long calls = std::max(1L, std::atol(argv[2]));
-  const bool quiet = argc > 3 && std::strcmp(argv[3], "--quiet") == 0;
+  bool quiet = false, describe = false;
+  for (int i = 3; i < argc; ++i) {
+    quiet = quiet || std::strcmp(argv[i], "--quiet") == 0;
+    describe = describe || std::strcmp(argv[i], "--describe") == 0;
+  }
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
   int code = 0;
   {
-    Call call(static_cast<Op>(which));
+    Call call(static_cast<Op>(which), describe);
     for (int i = 0; i < 100; ++i) {  // the first calls fill the caches a call keeps
       if (!call.Run()) return 1;
     }
@@ -137,8 +158,9 @@ int main(int argc, char** argv) {
     const long allocated = allocations.load() - before;
     std::sort(times.begin(), times.end());
     if (!quiet) {
-      std::printf("%s 1K FLOAT: %.3f heap allocations per call; %.2f us per call (median of %zu batches)\n",
-                  apis[which], static_cast<double>(allocated) / calls, times[times.size() / 2], times.size());
+      std::printf("%s 1K FLOAT%s: %.3f heap allocations per call; %.2f us per call (median of %zu batches)\n",
+                  apis[which], describe ? ", tensors described each call" : "", static_cast<double>(allocated) / calls,
+                  times[times.size() / 2], times.size());
     }
   }
   aclrtResetDevice(0);

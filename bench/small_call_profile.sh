@@ -10,12 +10,19 @@ set -eu
 build=${1:-build}
 program="$build/bench/aclnn_small_call"
 [ -x "$program" ] || { echo "no $program: build the benchmarks first" >&2; exit 1; }
-for op in backward forward l1; do
-  "$program" "$op" 200000
+# "backward --describe": each call also describes its four tensors and destroys them, as CANN
+# programs commonly do.
+for run in backward forward l1 backward:--describe; do
+  op=${run%%:*}
+  flags=${run#"$op"}
+  flags=${flags#:}
+  # shellcheck disable=SC2086  # $flags: none, or one flag
+  "$program" "$op" 200000 $flags
   if command -v valgrind >/dev/null 2>&1; then
     count() {
+      # shellcheck disable=SC2086
       LD_PRELOAD="$(cd "$build" && pwd)/bench/libaclnn_valgrind_hwy_timer.so" \
-        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$program" "$op" "$1" --quiet 2>&1 |
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$program" "$op" "$1" $flags --quiet 2>&1 |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
     }
     small=$(count 2000)

@@ -16,6 +16,7 @@
 #include "runtime/api_guard.h"
 #include "runtime/handle_table.h"
 #include "tensor_checks.h"
+#include "thread_block_cache.h"
 
 namespace aclcpu {
 namespace {
@@ -71,61 +72,6 @@ struct Executor {
   AddressLock address_lock;
   char* bases[LaunchSpec::kMaxArguments] = {};
   std::shared_ptr<Allocation> allocations[LaunchSpec::kMaxArguments];
-};
-
-// Executors are made and released on every call, and are larger (2 KiB) than malloc keeps per
-// thread: each thread keeps the memory of the last few it released for the next it makes.
-struct ExecutorMemoryCache {
-  static constexpr int kKeep = 8;
-  void* blocks[kKeep];
-  int count;
-  size_t block_bytes;
-  bool closed;  // the thread is ending: blocks go back to the heap
-};
-thread_local ExecutorMemoryCache executor_memory = {};  // trivially destructible: usable to the thread's end
-
-// Gives the cache's blocks back to the heap when the thread ends.
-struct ExecutorMemoryCacheCloser {
-  ~ExecutorMemoryCacheCloser() {
-    for (int i = 0; i < executor_memory.count; ++i) ::operator delete(executor_memory.blocks[i]);
-    executor_memory.count = 0;
-    executor_memory.closed = true;
-  }
-};
-
-template <typename U>
-struct ExecutorAllocator {
-  using value_type = U;
-  ExecutorAllocator() = default;
-  template <typename V>
-  ExecutorAllocator(const ExecutorAllocator<V>&) {}  // NOLINT: rebinding, as allocators convert
-
-  U* allocate(size_t n) {
-    ExecutorMemoryCache& cache = executor_memory;
-    const size_t bytes = n * sizeof(U);
-    if (cache.count > 0 && cache.block_bytes == bytes) return static_cast<U*>(cache.blocks[--cache.count]);
-    return static_cast<U*>(::operator new(bytes));
-  }
-  void deallocate(U* block, size_t n) {
-    ExecutorMemoryCache& cache = executor_memory;
-    const size_t bytes = n * sizeof(U);
-    if (!cache.closed && cache.count < ExecutorMemoryCache::kKeep && (cache.count == 0 || cache.block_bytes == bytes)) {
-      static thread_local ExecutorMemoryCacheCloser closer;  // registered with the first kept block
-      (void)closer;
-      cache.block_bytes = bytes;
-      cache.blocks[cache.count++] = block;
-      return;
-    }
-    ::operator delete(block);
-  }
-  template <typename V>
-  bool operator==(const ExecutorAllocator<V>&) const {
-    return true;
-  }
-  template <typename V>
-  bool operator!=(const ExecutorAllocator<V>&) const {
-    return false;
-  }
 };
 
 HandleTable<Executor>& Executors() {
@@ -282,7 +228,9 @@ aclnnStatus PrepareArguments(const char* api, LaunchTask* task, bool borrow) {
 }  // namespace
 
 NewExecutor::NewExecutor() {
-  auto executor = std::allocate_shared<Executor>(ExecutorAllocator<Executor>());
+  // Executors are made and released on every call, and are larger (2 KiB) than malloc keeps per
+  // thread.
+  auto executor = std::allocate_shared<Executor>(ThreadCachedAllocator<Executor, Executor>());
   spec_ = &executor->spec;
   allocations_ = executor->allocations;
   executor_ = std::move(executor);

@@ -11,6 +11,7 @@
 #include "nnopbase_internal.h"
 #include "runtime/api_guard.h"
 #include "runtime/handle_table.h"
+#include "thread_block_cache.h"
 
 namespace aclcpu {
 namespace {
@@ -114,7 +115,7 @@ std::shared_ptr<aclTensor> BuildTensor(const char* api, const int64_t* viewDims,
     SetRecentError(std::string(api) + ": format " + std::to_string(EnumBits(format)) + " is not an aclFormat");
     return nullptr;
   }
-  auto tensor = std::make_shared<aclTensor>();
+  auto tensor = std::allocate_shared<aclTensor>(ThreadCachedAllocator<aclTensor, aclTensor>());
   tensor->view_dims.assign(viewDims, viewDims + viewDimsNum);
   if (stride != nullptr) {
     tensor->strides.assign(stride, stride + viewDimsNum);
