@@ -68,7 +68,8 @@ aclDataType DlpackDtype(const DLDataType& type) {
 // same in numpy 1 and 2: an ndarray read in place, as the buffer protocol would read it, without
 // building the buffer's format string and arrays.
 struct NumpyArrayFields {
-  PyObject_HEAD char* data;
+  PyObject ob_base;  // PyObject_HEAD
+  char* data;
   int nd;
   Py_ssize_t* dimensions;
   Py_ssize_t* strides;  // in bytes
@@ -77,7 +78,8 @@ struct NumpyArrayFields {
   int flags;
 };
 struct NumpyDescrPrefix {
-  PyObject_HEAD PyTypeObject* typeobj;
+  PyObject ob_base;  // PyObject_HEAD
+  PyTypeObject* typeobj;
   char kind, type, byteorder, flags;
   int type_num;
 };
