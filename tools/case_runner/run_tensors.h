@@ -47,11 +47,11 @@ class Memory {
   Memory& operator=(const Memory&) = delete;
   ~Memory();
 
-  // device: the memory is an API-level tensor's, written and read through aclrtMemcpy/aclrtMemset.
+  // device: the memory is an API-level tensor's (aclrtMalloc), read through aclrtMemcpy and filled
+  // through aclrtMemset; its inputs are generated in place (Generate).
   bool Allocate(bool device, int64_t bytes, std::string* error);
   char* data() const { return static_cast<char*>(data_); }
   bool device() const { return device_; }
-  bool Write(int64_t offset, const char* source, int64_t bytes, std::string* error);
   // A pointer to bytes [offset, offset + bytes): the memory itself on the host, else a copy in
   // this thread's staging buffer.
   bool Read(int64_t offset, int64_t bytes, const char** view, std::string* error) const;
@@ -85,7 +85,7 @@ struct RunTensor {
 };
 
 // Fills an input with its generated values (key: InputKey's), piece by piece on all threads.
-bool Generate(const TensorSpec& spec, uint64_t key, RunTensor* tensor, WorkPool& pool, std::string* error);
+void Generate(const TensorSpec& spec, uint64_t key, RunTensor* tensor, WorkPool& pool);
 // Fills an output with kUnwrittenByte, piece by piece on all threads.
 bool FillUnwritten(RunTensor* tensor, WorkPool& pool, std::string* error);
 // Elements [begin, end) of a tensor's memory as raw bits.

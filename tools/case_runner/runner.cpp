@@ -63,10 +63,8 @@ bool RunOp(const Run& run, const Options& options, WorkPool& pool, PendingShare*
     auto tensor = std::make_unique<RunTensor>();
     tensor->dtype = spec.dtype;
     tensor->shape = spec.shape;
-    if (!tensor->memory.Allocate(api, TensorBytes(spec.shape, spec.dtype), error) ||
-        !Generate(spec, InputKey(options.seed, c, spec.name), tensor.get(), pool, error)) {
-      return false;
-    }
+    if (!tensor->memory.Allocate(api, TensorBytes(spec.shape, spec.dtype), error)) return false;
+    Generate(spec, InputKey(options.seed, c, spec.name), tensor.get(), pool);
     inputs->push_back(std::move(tensor));
   }
   if (!output->memory.Allocate(api, TensorBytes(output->shape, output->dtype), error) ||
