@@ -51,7 +51,6 @@ class Memory {
   // through aclrtMemset; its inputs are generated in place (Generate).
   bool Allocate(bool device, int64_t bytes, std::string* error);
   char* data() const { return static_cast<char*>(data_); }
-  bool device() const { return device_; }
   // A pointer to bytes [offset, offset + bytes): the memory itself on the host, else a copy in
   // this thread's staging buffer.
   bool Read(int64_t offset, int64_t bytes, const char** view, std::string* error) const;
