@@ -766,17 +766,24 @@ PieceStats EqualPiece(Dtype dtype, const uint32_t* bits, int64_t count) {
   s.elements = count;
   s.histogram[0] = count;
   // Four partial sums in a fixed order (no chain of dependent additions); the same for a given piece.
+  // Sum k takes the elements i with i % 4 == k, in order. The loop steps four elements at a time so
+  // that the sums stay in registers (indexed by i & 3 they lived on the stack: 2x slower).
   double norm[4] = {}, largest[4] = {};
   int64_t finite[4] = {};
   const auto add = [&](auto value_of) {
-    for (int64_t i = 0; i < count; ++i) {
-      const float value = value_of(bits[i]);
+    const auto add_one = [&](uint32_t element_bits, int k) {
+      const float value = value_of(element_bits);
       const bool is_finite = std::fabs(value) <= FLT_MAX;
       const double v = is_finite ? value : 0.0;
-      finite[i & 3] += is_finite;
-      norm[i & 3] += v * v;
-      largest[i & 3] = MaxWithNan(largest[i & 3], std::fabs(value));  // a NaN or an infinity stays
+      finite[k] += is_finite;
+      norm[k] += v * v;
+      largest[k] = MaxWithNan(largest[k], std::fabs(value));  // a NaN or an infinity stays
+    };
+    int64_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+      add_one(bits[i], 0), add_one(bits[i + 1], 1), add_one(bits[i + 2], 2), add_one(bits[i + 3], 3);
     }
+    for (int k = 0; i < count; ++i, ++k) add_one(bits[i], k);
   };
   if (dtype == Dtype::kFloat32) {
     add([](uint32_t b) { return golden::Widen(Dtype::kFloat32, b); });
