@@ -120,7 +120,8 @@ HWY_INLINE bool HasNoSubnormal(D /*d*/, hn::Vec<D> value) {
 template <class D>
 constexpr bool kHasCpuBFloat16 = hn::MaxLanes(D()) == 16;
 HWY_INLINE bool CpuConvertsToBFloat16() { return kCpuConvertsToBFloat16; }
-// One VFPCLASSPS (AVX512DQ, in both targets) for the subnormal lanes (class bit 5, "denormal"):
+// One VFPCLASSPS (AVX512DQ, in both targets) for the subnormal lanes (Intel SDM, VFPCLASSPS: imm8
+// bit 5 selects "denormal", of either sign):
 // HasNoSubnormal's mask, subtract and compare had their constants rematerialized by GCC 12 in every
 // iteration (BF16 64K: 12.4 -> 8.8-9.4 us, docs/performance.md).
 template <class D>
