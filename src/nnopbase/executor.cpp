@@ -105,12 +105,17 @@ bool SpansOverlap(uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin, uintptr
 // The most pins a launch takes: its arguments' storage and the workspace.
 constexpr int kMaxLaunchPins = LaunchSpec::kMaxArguments + 1;
 
-// One launch of an executor as stream work: the executor (alive while the launch is queued), the
-// addresses of this launch and the pins that keep their memory from being freed meanwhile.
+using LentExecutor = HandleTable<Executor>::Borrowed;
+
+// One launch of an executor as stream work: the executor, the addresses of this launch and the
+// pins that keep their memory from being freed meanwhile. The launch's caller lends the executor
+// (its handle's slot counts the launch as a reader, so no aclDestroyAclOpExecutor takes it until
+// the call returns); work queued for later takes a reference of its own (Detach).
 class LaunchTask final : public StreamTask {
  public:
-  LaunchTask(std::shared_ptr<Executor> executor, void* workspace)
-      : executor_(std::move(executor)),
+  LaunchTask(const LentExecutor& lent, void* workspace)
+      : lent_(&lent),
+        executor_(&*lent),
         workspace_(workspace),
         threads_(KernelThreadCount()),
         queued_by_(std::this_thread::get_id()) {}
@@ -145,12 +150,18 @@ class LaunchTask final : public StreamTask {
   void Release() override {
     for (int i = 0; i < pin_count_; ++i) pins_[i].Release();  // before the executor: borrowed pins
     pin_count_ = 0;
-    executor_.reset();
+    owner_.reset();
   }
-  std::unique_ptr<StreamTask> Detach() override { return std::make_unique<LaunchTask>(std::move(*this)); }
+  std::unique_ptr<StreamTask> Detach() override {
+    owner_ = lent_->Share();  // still lent: the call that lends it is queuing this
+    lent_ = nullptr;
+    return std::make_unique<LaunchTask>(std::move(*this));
+  }
 
  private:
-  std::shared_ptr<Executor> executor_;
+  const LentExecutor* lent_;         // the caller's loan, until Detach
+  Executor* executor_;               // lent, or held by owner_
+  std::shared_ptr<Executor> owner_;  // queued work's own reference
   void* workspace_;
   int threads_;  // KernelThreadCount() of the thread that queued the launch
   std::thread::id queued_by_;
@@ -289,12 +300,15 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     SetRecentError(std::string(api) + ": executor is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  std::shared_ptr<Executor> found = Executors().Find(handle);
-  if (!found) {
+  // Lent for the call (no reference counted), as phase one's tensors are: an
+  // aclDestroyAclOpExecutor meanwhile waits for the call to return.
+  LentExecutor lent = Executors().Borrow(handle);
+  if (!lent) {
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  const uint64_t needed = found->spec.workspace_size;
+  Executor& executor = *lent;
+  const uint64_t needed = executor.spec.workspace_size;
   if (workspace_size < needed) {
     SetRecentError(std::string(api) + ": workspaceSize " + std::to_string(workspace_size) + " is smaller than the " +
                    std::to_string(needed) + " bytes phase one asked for");
@@ -304,16 +318,16 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     SetRecentError(std::string(api) + ": workspace is null but " + std::to_string(needed) + " bytes are needed");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  const bool one_shot = !found->repeatable;
-  if (one_shot && found->launching.exchange(true)) {  // another thread launches it right now
+  const bool one_shot = !executor.repeatable;
+  if (one_shot && executor.launching.exchange(true)) {  // another thread launches it right now
     SetRecentError(std::string(api) + ": executor " + Hex(handle) + kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }
   // Declared before the task: a launch refused below, or an exception, releases the task's pins
   // first and then gives the one-shot executor back (it may be launched again).
-  OneShotClaim claim(*found, one_shot);
+  OneShotClaim claim(executor, one_shot);
   // A one-shot launch's pins borrow the executor's references: its arguments stay as they are now.
-  LaunchTask task(found, workspace);
+  LaunchTask task(lent, workspace);
   // Pin every byte range the launch touches, so that aclrtFree waits for the work.
   if (aclnnStatus status = PrepareArguments(api, &task, /*borrow=*/one_shot)) return status;
   if (needed > 0) {
@@ -331,7 +345,10 @@ aclnnStatus LaunchExecutor(const char* api, void* workspace, uint64_t workspace_
     return ACLNN_ERR_RUNTIME_ERROR;
   }
   claim.Keep();
-  if (one_shot) Executors().Remove(handle);  // consumed by this launch
+  if (one_shot) {           // consumed by this launch
+    lent = LentExecutor();  // returned first: Remove waits for every loan
+    Executors().Remove(handle);
+  }
   return ACLNN_SUCCESS;
 }
 
@@ -360,7 +377,8 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor)
     SetRecentError("aclDestroyAclOpExecutor: executor is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  if (!aclcpu::Executors().Remove(executor)) {  // queued launches hold their own reference
+  // A launch in progress is waited for; queued launches hold their own reference.
+  if (!aclcpu::Executors().Remove(executor)) {
     SetRecentError("aclDestroyAclOpExecutor: executor " + aclcpu::Hex(executor) + aclcpu::kNotLive);
     return ACLNN_ERR_PARAM_INVALID;
   }

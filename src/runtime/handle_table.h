@@ -50,6 +50,8 @@ class HandleTable {
     explicit operator bool() const { return slot_ != nullptr; }
     T& operator*() const { return *slot_->object; }
     T* operator->() const { return slot_->object.get(); }
+    // A reference of one's own, for what must outlive the loan (work queued for later).
+    std::shared_ptr<T> Share() const { return slot_->object; }
 
    private:
     friend class HandleTable;

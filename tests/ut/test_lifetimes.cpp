@@ -166,6 +166,63 @@ TEST(Lifetimes, OneShotExecutorRacedByTwoThreadsRunsOnce) {
   }
 }
 
+TEST(Lifetimes, RepeatableExecutorDestroyedWhileAnotherThreadLaunchesIt) {
+  // A launch borrows its executor for the call: a destroy meanwhile waits for the call, then
+  // takes the executor; every later launch is refused. Launches run inline (the default stream
+  // idle) or queued: a third thread's copies keep the stream busy, so most launches wait in its
+  // queue, each holding the executor for itself.
+  for (int round = 0; round < 20; ++round) {
+    const bool queued = round % 2 == 1;
+    Problem problem({256, 64}, 300 + static_cast<uint32_t>(round));
+    Problem other({256, 64}, 400 + static_cast<uint32_t>(round));
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(problem.PhaseOne(1, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    Filler filler;
+    std::atomic<bool> stop{false};
+    std::thread blocker([&] {  // one copy at a time, and what queued behind it
+      while (queued && !stop.load()) {
+        filler.Queue(stream, 1);
+        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+      }
+    });
+    std::atomic<int> launched{0};
+    aclnnStatus refused = ACLNN_SUCCESS;
+    std::string message;
+    std::thread launcher([&] {
+      for (;;) {
+        const aclnnStatus status = aclnnMseLossBackward(nullptr, 0, executor, queued ? stream : nullptr);
+        if (status != ACLNN_SUCCESS) {
+          refused = status;
+          message = aclGetRecentErrMsg();
+          return;
+        }
+        launched.fetch_add(1);
+      }
+    });
+    while (launched.load() < 50) std::this_thread::yield();
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    // A new executor at once (of another reduction, over other memory): were a queued launch's
+    // executor released with the handle, this one could take its place and the launch run it.
+    aclOpExecutor* next = nullptr;
+    EXPECT_EQ(other.PhaseOne(2, &next), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    launcher.join();
+    stop = true;
+    blocker.join();
+    EXPECT_EQ(refused, ACLNN_ERR_PARAM_INVALID);
+    for (const std::string& part :
+         {std::string("aclnnMseLossBackward"), PtrText(executor), std::string("not a live")}) {
+      EXPECT_NE(message.find(part), std::string::npos) << message;
+    }
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, problem.Expected(1).bits, problem.out().Read()), "");
+    EXPECT_EQ(aclDestroyAclOpExecutor(next), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  }
+}
+
 TEST(Lifetimes, DestroyedExecutorPassedAgain) {
   // A repeatable executor, launched, then destroyed: launch, destroy and SetRepeatable all refuse it.
   Problem problem({5, 6}, 30);
