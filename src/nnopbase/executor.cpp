@@ -41,13 +41,17 @@ class AddressLock {
   void unlock_shared() { state_.fetch_sub(1, std::memory_order_release); }
   void lock() {
     writers_.lock();
-    state_.fetch_or(kWriter, std::memory_order_acq_rel);  // no new readers
+    state_.fetch_or(kWriter);  // no new readers; seq_cst: see WriterAnnounced
     for (int attempt = 0; (state_.load(std::memory_order_acquire) & ~kWriter) != 0; ++attempt) Pause(attempt);
   }
   void unlock() {
     state_.fetch_and(~kWriter, std::memory_order_release);
     writers_.unlock();
   }
+  // Whether a writer holds the lock or waits for it. A reader that stored a flag (seq_cst) which
+  // every writer reads after lock() need not lock when this is false: a writer that comes later
+  // sees the flag.
+  bool WriterAnnounced() const { return (state_.load() & kWriter) != 0; }
 
  private:
   static constexpr uint32_t kWriter = uint32_t{1} << 31;
@@ -199,7 +203,11 @@ aclnnStatus PrepareArguments(const char* api, LaunchTask* task, bool borrow) {
   char** bases = task->bases();
   bool moved = false;  // an argument is no longer where phase one planned it
   {
-    std::shared_lock<AddressLock> lock(executor.address_lock);  // against a concurrent aclSetInputTensorAddr
+    // Against a concurrent aclSetInputTensorAddr. A one-shot launch has set the executor's
+    // launching flag, which a rebind reads under the lock and then refuses: the addresses are read
+    // without the lock unless a rebind took it first.
+    std::shared_lock<AddressLock> lock(executor.address_lock, std::defer_lock);
+    if (!borrow || executor.address_lock.WriterAnnounced()) lock.lock();
     for (int k = 0; k < count; ++k) {
       bases[k] = executor.bases[k];
       moved = moved || bases[k] != args[k].base;

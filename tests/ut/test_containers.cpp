@@ -464,6 +464,35 @@ TEST(SetTensorAddr, LaunchesWhileAnotherThreadRebinds) {
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
 }
 
+// A one-shot launch reads its executor's addresses without the lock a rebind takes: the rebind
+// sees the launch's claim and refuses, or finished before it. Either way the launch reads one of
+// two buffers of the same values whole (the ThreadSanitizer build runs this too).
+TEST(SetTensorAddr, OneShotLaunchRacedByARebind) {
+  support::EnsureRuntime();
+  Call call;
+  support::RawFloatTensor twin_self({2, 3}, Floats(6, -2, 1));  // self's values, elsewhere
+  const std::vector<uint32_t> expected = Expected(call.grad, call.self, call.target).bits;
+  for (int round = 0; round < 200; ++round) {
+    uint64_t workspace_size = 1;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_NO_FATAL_FAILURE(OneShotExecutor(call, 2, &workspace_size, &executor));
+    std::atomic<bool> go{false};
+    std::thread rebinder([&] {
+      while (!go.load()) {
+      }
+      for (int i = 0;; ++i) {
+        void* self = i % 2 == 0 ? twin_self.data() : call.self.data();
+        if (aclSetInputTensorAddr(executor, 1, call.self.get(), self) != ACLNN_SUCCESS) return;
+      }
+    });
+    go = true;
+    ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    rebinder.join();  // refused once the launch claimed the executor
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(support::CompareBits(golden::Dtype::kFloat32, expected, call.out.Read()), "") << "round " << round;
+  }
+}
+
 TEST(SetTensorAddr, RepeatableExecutorRunsOnTheNewMemory) {
   support::EnsureRuntime();
   Call call;
