@@ -188,6 +188,15 @@ bool DeviceReady() {
 }
 
 aclError EnqueueOnStream(const char* api, aclrtStream handle, StreamTask& task) {
+  // A stream handle is lent for the push (no reference counted): an aclrtDestroyStream meanwhile
+  // waits for it. The push waits for nothing: it queues the task, or runs it here when the stream
+  // is idle (a kernel or a copy, which takes no lock of the runtime's).
+  if (handle != nullptr) {
+    if (const HandleTable<Stream>::Borrowed stream = TheRuntime().streams.Borrow(handle)) {
+      stream->Push(task, /*may_run_inline=*/true);
+      return ACL_SUCCESS;
+    }
+  }
   aclError code = ACL_SUCCESS;
   std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);
   if (!stream) return code;

@@ -93,6 +93,8 @@ class Filler {
   }
   Filler(const Filler&) = delete;
   Filler& operator=(const Filler&) = delete;
+  void* a() const { return a_; }
+  void* b() const { return b_; }
   void Queue(aclrtStream stream, int copies = 4) {
     for (int i = 0; i < copies; ++i) {
       EXPECT_EQ(aclrtMemcpyAsync(b_, kBytes, a_, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream), ACL_SUCCESS)
@@ -168,32 +170,18 @@ TEST(Lifetimes, OneShotExecutorRacedByTwoThreadsRunsOnce) {
 
 TEST(Lifetimes, RepeatableExecutorDestroyedWhileAnotherThreadLaunchesIt) {
   // A launch borrows its executor for the call: a destroy meanwhile waits for the call, then
-  // takes the executor; every later launch is refused. Launches run inline (the default stream
-  // idle) or queued: a third thread's copies keep the stream busy, so most launches wait in its
-  // queue, each holding the executor for itself.
+  // takes the executor; every later launch is refused.
   for (int round = 0; round < 20; ++round) {
-    const bool queued = round % 2 == 1;
     Problem problem({256, 64}, 300 + static_cast<uint32_t>(round));
-    Problem other({256, 64}, 400 + static_cast<uint32_t>(round));
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(problem.PhaseOne(1, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    aclrtStream stream = nullptr;
-    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
-    Filler filler;
-    std::atomic<bool> stop{false};
-    std::thread blocker([&] {  // one copy at a time, and what queued behind it
-      while (queued && !stop.load()) {
-        filler.Queue(stream, 1);
-        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
-      }
-    });
     std::atomic<int> launched{0};
     aclnnStatus refused = ACLNN_SUCCESS;
     std::string message;
     std::thread launcher([&] {
       for (;;) {
-        const aclnnStatus status = aclnnMseLossBackward(nullptr, 0, executor, queued ? stream : nullptr);
+        const aclnnStatus status = aclnnMseLossBackward(nullptr, 0, executor, nullptr);
         if (status != ACLNN_SUCCESS) {
           refused = status;
           message = aclGetRecentErrMsg();
@@ -202,20 +190,45 @@ TEST(Lifetimes, RepeatableExecutorDestroyedWhileAnotherThreadLaunchesIt) {
         launched.fetch_add(1);
       }
     });
-    while (launched.load() < 50) std::this_thread::yield();
+    while (launched.load() < 10) std::this_thread::yield();
     EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    // A new executor at once (of another reduction, over other memory): were a queued launch's
-    // executor released with the handle, this one could take its place and the launch run it.
-    aclOpExecutor* next = nullptr;
-    EXPECT_EQ(other.PhaseOne(2, &next), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     launcher.join();
-    stop = true;
-    blocker.join();
     EXPECT_EQ(refused, ACLNN_ERR_PARAM_INVALID);
     for (const std::string& part :
          {std::string("aclnnMseLossBackward"), PtrText(executor), std::string("not a live")}) {
       EXPECT_NE(message.find(part), std::string::npos) << message;
     }
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, problem.Expected(1).bits, problem.out().Read()), "");
+  }
+}
+
+TEST(Lifetimes, RepeatableExecutorDestroyedWithItsLaunchesQueued) {
+  // Launches queued behind another thread's copies hold the executor themselves: destroyed, and
+  // its memory free for the next executor made at once (of another reduction, over other memory),
+  // they still run it.
+  for (int round = 0; round < 10; ++round) {
+    Problem problem({256, 64}, 400 + static_cast<uint32_t>(round));
+    Problem other({256, 64}, 450 + static_cast<uint32_t>(round));
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(problem.PhaseOne(1, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    Filler filler;
+    std::atomic<bool> copying{false};
+    std::thread blocker([&] {
+      copying = true;
+      filler.Queue(stream, 16);
+    });
+    while (!copying.load()) std::this_thread::yield();
+    for (int launch = 0; launch < 8; ++launch) {
+      ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    }
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    aclOpExecutor* next = nullptr;
+    EXPECT_EQ(other.PhaseOne(2, &next), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    blocker.join();
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
     EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, problem.Expected(1).bits, problem.out().Read()), "");
     EXPECT_EQ(aclDestroyAclOpExecutor(next), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -421,6 +434,58 @@ TEST(Lifetimes, DestroyStreamWithLaunchesQueuedWaitsForThem) {
   EXPECT_FAILS(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSynchronizeStream", PtrText(stream));
   EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_EQ(aclrtDestroyStream(busy), ACL_SUCCESS) << aclGetRecentErrMsg();
+}
+
+TEST(Lifetimes, StreamDestroyedWhileAnotherThreadLaunchesOnIt) {
+  // A launch borrows its stream for the push: a destroy meanwhile waits for the push, then for the
+  // work queued; every later launch is refused. A third thread's copies keep the stream busy in
+  // half the rounds, so that launches queue.
+  for (int round = 0; round < 20; ++round) {
+    const bool busy = round % 2 == 1;
+    Problem problem({256, 64}, 500 + static_cast<uint32_t>(round));
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(problem.PhaseOne(2, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    Filler filler;
+    std::atomic<bool> stop{false};
+    std::thread blocker([&] {  // one copy at a time, and what queued behind it
+      while (busy && !stop.load()) {
+        if (aclrtMemcpyAsync(filler.b(), 4096, filler.a(), 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, stream) != ACL_SUCCESS ||
+            aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
+          return;  // the stream is gone
+        }
+      }
+    });
+    std::atomic<int> launched{0};
+    aclnnStatus refused = ACLNN_SUCCESS;
+    std::string message;
+    std::thread launcher([&] {
+      for (;;) {
+        const aclnnStatus status = aclnnMseLossBackward(nullptr, 0, executor, stream);
+        if (status != ACLNN_SUCCESS) {
+          refused = status;
+          message = aclGetRecentErrMsg();
+          return;
+        }
+        // At most 8 queued (once the stream is gone this fails, and so does the next launch).
+        if (launched.fetch_add(1) % 8 == 7) aclrtSynchronizeStream(stream);
+      }
+    });
+    while (launched.load() < 50) std::this_thread::yield();
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    // Every launch accepted has run: the destroy waited for the work queued on the stream.
+    EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, problem.Expected(2).bits, problem.out().Read()), "");
+    launcher.join();
+    stop = true;
+    blocker.join();
+    EXPECT_EQ(refused, ACLNN_ERR_RUNTIME_ERROR);
+    for (const std::string& part : {std::string("aclnnMseLossBackward"), PtrText(stream), std::string("not a live")}) {
+      EXPECT_NE(message.find(part), std::string::npos) << message;
+    }
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
