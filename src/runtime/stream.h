@@ -32,6 +32,11 @@ class Stream {
   void Push(std::function<void()> fn, std::vector<MemoryPin> pins, bool may_run_inline = false);
   // Waits until everything queued before the call has run.
   void Synchronize();
+  // Whether everything queued before the call has run (Synchronize would not wait).
+  bool Done() const {
+    const uint64_t target = pushed_.load();
+    return finished_.load() >= target;
+  }
   // As Synchronize, for at most timeout; false when the work had not finished by then.
   bool SynchronizeFor(std::chrono::milliseconds timeout);
 
