@@ -146,7 +146,9 @@ std::vector<std::shared_ptr<Stream>> TakeContextLocked(Runtime& rt, const void* 
   rt.streams.ForEachHandle([&](const void* stream_handle, const std::shared_ptr<Stream>& stream) {
     if (stream->context == handle) owned.push_back(stream_handle);
   });
-  for (const void* stream_handle : owned) taken.push_back(rt.streams.Remove(stream_handle));
+  for (const void* stream_handle : owned) {  // (an aclrtDestroyStream, outside the lock, may take one first)
+    if (std::shared_ptr<Stream> stream = rt.streams.Remove(stream_handle)) taken.push_back(std::move(stream));
+  }
   if (std::shared_ptr<Context> context = rt.contexts.Remove(handle))
     taken.push_back(std::move(context->default_stream));
   if (rt.default_context == handle) rt.default_context = nullptr;
@@ -358,16 +360,18 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream) {
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
   return Guarded("aclrtDestroyStream", ACL_ERROR_BAD_ALLOC, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
-    std::shared_ptr<aclcpu::Stream> taken;
+    aclcpu::Runtime& rt = aclcpu::TheRuntime();
     {
-      aclcpu::Runtime& rt = aclcpu::TheRuntime();
       std::lock_guard<std::mutex> lock(rt.mutex);
       if (aclError code = aclcpu::CheckInitializedLocked(rt, "aclrtDestroyStream")) return code;
-      taken = rt.streams.Remove(stream);
-      if (!taken) {
-        SetRecentError("aclrtDestroyStream: stream " + aclcpu::Hex(stream) + " is not a live stream");
-        return stream == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_INVALID_HANDLE;
-      }
+    }
+    // Outside the runtime's lock: a push lends the stream (EnqueueOnStream), and Remove waits for
+    // it, maybe for a whole kernel run inline. A context's destruction or aclFinalize meanwhile
+    // may remove it first: then this finds no live stream.
+    std::shared_ptr<aclcpu::Stream> taken = rt.streams.Remove(stream);
+    if (!taken) {
+      SetRecentError("aclrtDestroyStream: stream " + aclcpu::Hex(stream) + " is not a live stream");
+      return stream == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_INVALID_HANDLE;
     }
     taken->Synchronize();  // work already queued still runs
     return ACL_SUCCESS;
