@@ -189,29 +189,36 @@ bool DeviceReady() {
   return rt.initialized && rt.contexts.size() > 0;
 }
 
-aclError EnqueueOnStream(const char* api, aclrtStream handle, StreamTask& task) {
-  // A stream handle is lent for the push (no reference counted): an aclrtDestroyStream meanwhile
-  // waits for it. The push waits for nothing: it queues the task, or runs it here when the stream
-  // is idle (a kernel or a copy, which takes no lock of the runtime's).
+namespace {
+
+// Resolves a stream for a push and calls push(Stream&). A named stream is lent for the push (no
+// reference counted): an aclrtDestroyStream meanwhile waits for it. The push waits for nothing:
+// it queues the work, or runs it here when the stream is idle (a kernel or a copy, which takes none
+// of the runtime's locks).
+template <typename PushTo>
+aclError PushOnStream(const char* api, aclrtStream handle, PushTo push) {
   if (handle != nullptr) {
     if (const HandleTable<Stream>::Borrowed stream = TheRuntime().streams.Borrow(handle)) {
-      stream->Push(task, /*may_run_inline=*/true);
+      push(*stream);
       return ACL_SUCCESS;
     }
   }
   aclError code = ACL_SUCCESS;
   std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);
   if (!stream) return code;
-  stream->Push(task, /*may_run_inline=*/true);
+  push(*stream);
   return ACL_SUCCESS;
 }
 
+}  // namespace
+
+aclError EnqueueOnStream(const char* api, aclrtStream handle, StreamTask& task) {
+  return PushOnStream(api, handle, [&](Stream& stream) { stream.Push(task, /*may_run_inline=*/true); });
+}
+
 aclError EnqueueOnStream(const char* api, aclrtStream handle, std::function<void()> fn, std::vector<MemoryPin> pins) {
-  aclError code = ACL_SUCCESS;
-  std::shared_ptr<Stream> stream = ResolveStream(api, handle, &code);
-  if (!stream) return code;
-  stream->Push(std::move(fn), std::move(pins), /*may_run_inline=*/true);
-  return ACL_SUCCESS;
+  return PushOnStream(api, handle,
+                      [&](Stream& stream) { stream.Push(std::move(fn), std::move(pins), /*may_run_inline=*/true); });
 }
 
 }  // namespace aclcpu
@@ -263,7 +270,12 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void) {
       streams = aclcpu::TakeAllStreamsLocked(rt);  // the contexts too
       rt.events.RemoveAll([](std::shared_ptr<aclcpu::Event>) {});
     }
-    streams.clear();  // each stream runs what is queued, then stops
+    // Everything queued runs before this returns: each stream is waited for, since another thread
+    // (one in aclrtSynchronizeStream) may hold the last reference, whose release stops it.
+    for (const std::shared_ptr<aclcpu::Stream>& stream : streams) {
+      if (stream) stream->Synchronize();
+    }
+    streams.clear();  // each stream stops
     return ACL_SUCCESS;
   });
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -77,8 +78,10 @@ struct Problem {
   std::unique_ptr<Operand> operands[4];
 };
 
-// Two allocations whose copies keep a stream busy for a while (no timing is relied on: whether the
-// work queued behind them has run yet or not, every outcome checked is the same).
+// Two allocations whose copy keeps a stream busy for a while. A stream runs work inline on the
+// pushing thread when it is idle, so the copy runs on a thread of the filler's own: Queue returns
+// once that thread is inside it, and work pushed meanwhile waits in the stream's queue. No timing
+// is relied on: whether that work has run yet or not, every outcome checked is the same.
 class Filler {
  public:
   Filler() {
@@ -88,6 +91,7 @@ class Filler {
     EXPECT_EQ(aclrtMemset(a_, kBytes, 1, kBytes), ACL_SUCCESS) << aclGetRecentErrMsg();
   }
   ~Filler() {
+    Join();
     if (a_ != nullptr) aclrtFree(a_);
     if (b_ != nullptr) aclrtFree(b_);
   }
@@ -95,17 +99,33 @@ class Filler {
   Filler& operator=(const Filler&) = delete;
   void* a() const { return a_; }
   void* b() const { return b_; }
-  void Queue(aclrtStream stream, int copies = 4) {
-    for (int i = 0; i < copies; ++i) {
-      EXPECT_EQ(aclrtMemcpyAsync(b_, kBytes, a_, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream), ACL_SUCCESS)
-          << aclGetRecentErrMsg();
-    }
+  void Queue(aclrtStream stream) {
+    Join();
+    started_ = false;
+    copier_ = std::thread([this, stream] {
+      started_ = true;
+      // (The stream may be destroyed by the time this pushes: then it only fails.)
+      (void)aclrtMemcpyAsync(b_, kBytes, a_, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream);
+    });
+    while (!started_.load()) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // into the copy, most likely
+  }
+  // One more copy, pushed from the calling thread: behind the copy Queue started, it waits in the
+  // stream's queue.
+  void Copy(aclrtStream stream) {
+    EXPECT_EQ(aclrtMemcpyAsync(b_, kBytes, a_, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
   }
 
  private:
-  static constexpr size_t kBytes = size_t{4} << 20;
+  void Join() {
+    if (copier_.joinable()) copier_.join();
+  }
+  static constexpr size_t kBytes = size_t{16} << 20;
   void* a_ = nullptr;
   void* b_ = nullptr;
+  std::thread copier_;
+  std::atomic<bool> started_{false};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -204,7 +224,7 @@ TEST(Lifetimes, RepeatableExecutorDestroyedWhileAnotherThreadLaunchesIt) {
 }
 
 TEST(Lifetimes, RepeatableExecutorDestroyedWithItsLaunchesQueued) {
-  // Launches queued behind another thread's copies hold the executor themselves: destroyed, and
+  // Launches queued behind another thread's copy hold the executor themselves: destroyed, and
   // its memory free for the next executor made at once (of another reduction, over other memory),
   // they still run it.
   for (int round = 0; round < 10; ++round) {
@@ -216,19 +236,13 @@ TEST(Lifetimes, RepeatableExecutorDestroyedWithItsLaunchesQueued) {
     aclrtStream stream = nullptr;
     ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
     Filler filler;
-    std::atomic<bool> copying{false};
-    std::thread blocker([&] {
-      copying = true;
-      filler.Queue(stream, 16);
-    });
-    while (!copying.load()) std::this_thread::yield();
+    filler.Queue(stream);
     for (int launch = 0; launch < 8; ++launch) {
       ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, executor, stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     }
     EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     aclOpExecutor* next = nullptr;
     EXPECT_EQ(other.PhaseOne(2, &next), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    blocker.join();
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
     EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, problem.Expected(1).bits, problem.out().Read()), "");
     EXPECT_EQ(aclDestroyAclOpExecutor(next), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -359,6 +373,7 @@ TEST(Lifetimes, FinalizeDrainsQueuedLaunchesAndARepeatableExecutorSurvivesIt) {
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << aclGetRecentErrMsg();
   Filler filler;
   filler.Queue(stream);
+  for (int i = 0; i < 4; ++i) filler.Copy(stream);  // queued work that takes a while, ahead of the launch
   aclOpExecutor* one_shot = nullptr;
   ASSERT_EQ(queued.PhaseOne(0, &one_shot), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclnnMseLossBackward(nullptr, 0, one_shot, stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -371,10 +386,20 @@ TEST(Lifetimes, FinalizeDrainsQueuedLaunchesAndARepeatableExecutorSurvivesIt) {
   aclOpExecutor* executor = nullptr;
   ASSERT_EQ(repeatable.PhaseOne(1, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  // Another thread waits on the stream meanwhile, holding it: aclFinalize must not leave the
+  // queued work to whoever lets the stream go last.
+  std::atomic<bool> waiting{false};
+  std::thread waiter([&] {
+    waiting = true;
+    (void)aclrtSynchronizeStream(stream);  // (fails when aclFinalize took the stream first)
+  });
+  while (!waiting.load()) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::microseconds(200));  // into the wait, most likely
 
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS) << aclGetRecentErrMsg();
   // The queued work ran before aclFinalize returned.
   EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, queued.Expected(0).bits, seen), "");
+  waiter.join();
   EXPECT_FAILS(aclnnMseLossBackward(nullptr, 0, executor, nullptr), ACLNN_ERR_RUNTIME_ERROR, "aclnnMseLossBackward",
                "aclInit");
   EXPECT_FAILS(aclnnMseLossBackward(nullptr, 0, executor, stream), ACLNN_ERR_RUNTIME_ERROR, "aclnnMseLossBackward");
@@ -405,7 +430,7 @@ TEST(Lifetimes, DestroyStreamWithLaunchesQueuedWaitsForThem) {
   ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS) << aclGetRecentErrMsg();
   // The stream waits for copies on another one, so what follows on it stays queued for a while.
   Filler filler;
-  filler.Queue(busy, 6);
+  filler.Queue(busy);
   ASSERT_EQ(aclrtRecordEvent(event, busy), ACL_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtStreamWaitEvent(stream, event), ACL_SUCCESS) << aclGetRecentErrMsg();
 
