@@ -128,6 +128,46 @@ class Filler {
   std::atomic<bool> started_{false};
 };
 
+// Launches a repeatable executor on a stream from a thread of its own until a launch is refused,
+// and keeps the refusal. It synchronizes after every 8th launch, so that at most 8 wait in the
+// stream's queue (once the stream is gone that fails, and so does the next launch).
+class LaunchUntilRefused {
+ public:
+  LaunchUntilRefused(aclOpExecutor* executor, aclrtStream stream)
+      : thread_([this, executor, stream] { Run(executor, stream); }) {}
+  ~LaunchUntilRefused() {
+    if (thread_.joinable()) thread_.join();
+  }
+  LaunchUntilRefused(const LaunchUntilRefused&) = delete;
+  LaunchUntilRefused& operator=(const LaunchUntilRefused&) = delete;
+  void AwaitLaunches(int count) const {
+    while (launched_.load() < count) std::this_thread::yield();
+  }
+  // Waits for the refusal: its code is code and its message names every part.
+  void ExpectRefused(aclnnStatus code, const std::vector<std::string>& parts) {
+    thread_.join();
+    EXPECT_EQ(refused_, code);
+    for (const std::string& part : parts) EXPECT_NE(message_.find(part), std::string::npos) << message_;
+  }
+
+ private:
+  void Run(aclOpExecutor* executor, aclrtStream stream) {
+    for (;;) {
+      const aclnnStatus status = aclnnMseLossBackward(nullptr, 0, executor, stream);
+      if (status != ACLNN_SUCCESS) {
+        refused_ = status;
+        message_ = aclGetRecentErrMsg();
+        return;
+      }
+      if (launched_.fetch_add(1) % 8 == 7) aclrtSynchronizeStream(stream);
+    }
+  }
+  std::atomic<int> launched_{0};
+  aclnnStatus refused_ = ACLNN_SUCCESS;
+  std::string message_;
+  std::thread thread_;  // last: it starts once the rest is made
+};
+
 // ---------------------------------------------------------------------------------------------
 // Executors.
 
@@ -196,28 +236,10 @@ TEST(Lifetimes, RepeatableExecutorDestroyedWhileAnotherThreadLaunchesIt) {
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(problem.PhaseOne(1, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    std::atomic<int> launched{0};
-    aclnnStatus refused = ACLNN_SUCCESS;
-    std::string message;
-    std::thread launcher([&] {
-      for (;;) {
-        const aclnnStatus status = aclnnMseLossBackward(nullptr, 0, executor, nullptr);
-        if (status != ACLNN_SUCCESS) {
-          refused = status;
-          message = aclGetRecentErrMsg();
-          return;
-        }
-        launched.fetch_add(1);
-      }
-    });
-    while (launched.load() < 10) std::this_thread::yield();
+    LaunchUntilRefused launcher(executor, nullptr);
+    launcher.AwaitLaunches(10);
     EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    launcher.join();
-    EXPECT_EQ(refused, ACLNN_ERR_PARAM_INVALID);
-    for (const std::string& part :
-         {std::string("aclnnMseLossBackward"), PtrText(executor), std::string("not a live")}) {
-      EXPECT_NE(message.find(part), std::string::npos) << message;
-    }
+    launcher.ExpectRefused(ACLNN_ERR_PARAM_INVALID, {"aclnnMseLossBackward", PtrText(executor), "not a live"});
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
     EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, problem.Expected(1).bits, problem.out().Read()), "");
   }
@@ -483,32 +505,14 @@ TEST(Lifetimes, StreamDestroyedWhileAnotherThreadLaunchesOnIt) {
         }
       }
     });
-    std::atomic<int> launched{0};
-    aclnnStatus refused = ACLNN_SUCCESS;
-    std::string message;
-    std::thread launcher([&] {
-      for (;;) {
-        const aclnnStatus status = aclnnMseLossBackward(nullptr, 0, executor, stream);
-        if (status != ACLNN_SUCCESS) {
-          refused = status;
-          message = aclGetRecentErrMsg();
-          return;
-        }
-        // At most 8 queued (once the stream is gone this fails, and so does the next launch).
-        if (launched.fetch_add(1) % 8 == 7) aclrtSynchronizeStream(stream);
-      }
-    });
-    while (launched.load() < 50) std::this_thread::yield();
+    LaunchUntilRefused launcher(executor, stream);
+    launcher.AwaitLaunches(50);
     EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
     // Every launch accepted has run: the destroy waited for the work queued on the stream.
     EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, problem.Expected(2).bits, problem.out().Read()), "");
-    launcher.join();
+    launcher.ExpectRefused(ACLNN_ERR_RUNTIME_ERROR, {"aclnnMseLossBackward", PtrText(stream), "not a live"});
     stop = true;
     blocker.join();
-    EXPECT_EQ(refused, ACLNN_ERR_RUNTIME_ERROR);
-    for (const std::string& part : {std::string("aclnnMseLossBackward"), PtrText(stream), std::string("not a live")}) {
-      EXPECT_NE(message.find(part), std::string::npos) << message;
-    }
     EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   }
 }
