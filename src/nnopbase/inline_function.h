@@ -49,12 +49,32 @@ class InlineFunction<R(Args...), Capacity> {
   explicit operator bool() const { return ops_ != nullptr; }
   R operator()(Args... args) const { return ops_->call(storage_, std::forward<Args>(args)...); }
 
+  // Whether the callable can be copied (CopyTo): it is copy-constructible (or there is none).
+  bool Copyable() const { return ops_ == nullptr || ops_->copy_to != nullptr; }
+  // Makes *to a copy of this one (for a Copyable one).
+  void CopyTo(InlineFunction* to) const {
+    to->Reset();
+    if (ops_ == nullptr) return;
+    ops_->copy_to(storage_, to->storage_);
+    to->ops_ = ops_;
+  }
+
  private:
+  using Copier = void (*)(const void* from, void* to);
   struct Ops {
     R (*call)(const void* storage, Args&&... args);
     void (*move_to)(void* from, void* to);  // move-constructs at `to`, destroys `from`
+    Copier copy_to;                         // copy-constructs at `to`; null when Stored has no copy
     void (*destroy)(void* storage);
   };
+  template <typename Stored>
+  static constexpr Copier CopierFor() {
+    if constexpr (std::is_copy_constructible<Stored>::value) {
+      return [](const void* from, void* to) { new (to) Stored(*static_cast<const Stored*>(from)); };
+    } else {
+      return nullptr;
+    }
+  }
   template <typename Stored>
   static constexpr Ops kOps = {
       [](const void* storage, Args&&... args) -> R {
@@ -64,7 +84,7 @@ class InlineFunction<R(Args...), Capacity> {
         new (to) Stored(std::move(*static_cast<Stored*>(from)));
         static_cast<Stored*>(from)->~Stored();
       },
-      [](void* storage) { static_cast<Stored*>(storage)->~Stored(); }};
+      CopierFor<Stored>(), [](void* storage) { static_cast<Stored*>(storage)->~Stored(); }};
 
   void MoveFrom(InlineFunction& other) {
     if (other.ops_ == nullptr) return;

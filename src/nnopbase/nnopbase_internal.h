@@ -191,6 +191,7 @@ class ACLCPU_API NewExecutor {
   // The live allocation argument k's storage lies in (empty for an argument of which nothing is
   // touched); launches pin it, aclSetInputTensorAddr and its kin replace it.
   std::shared_ptr<Allocation>& allocation(int k) { return allocations_[k]; }
+  const std::shared_ptr<Allocation>* allocations() const { return allocations_; }
   aclOpExecutor* Publish();  // once
 
  private:

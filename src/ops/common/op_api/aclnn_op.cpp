@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <iterator>
 #include <stdexcept>
 #include <utility>
@@ -364,10 +365,60 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
   return offset;
 }
 
+bool PhaseOne::Reuse(std::initializer_list<int64_t> attributes, uint64_t* workspace_size, aclOpExecutor** executor) {
+  cache_ = LogEnabled(kLogInfo) ? nullptr : ThreadExecutorCache();
+  if (cache_ == nullptr) return false;
+  // The key: the API, the SoC, the platform, the attributes, then each tensor's record.
+  const kernel::Platform platform = KernelPlatform();
+  key_.Clear();
+  uint64_t* word = key_.Append(5 + attributes.size());
+  *word++ = reinterpret_cast<uintptr_t>(api_);
+  *word++ = reinterpret_cast<uintptr_t>(soc_);
+  *word++ = static_cast<uint64_t>(platform.threads);
+  *word++ = static_cast<uint64_t>(platform.l2_bytes);
+  *word++ = static_cast<uint64_t>(platform.llc_bytes);
+  for (int64_t attribute : attributes) *word++ = static_cast<uint64_t>(attribute);
+  // A list of dims (or strides) of up to kMaxRank, held in place, in one fixed-size copy (words past
+  // its end are overwritten by the next list: CallKey::kSlack); a longer one word by word.
+  auto add_dims = [](uint64_t* to, const TensorDims& dims) {
+    if (dims.size() <= static_cast<size_t>(kernel::kMaxRank)) {
+      std::memcpy(to, dims.data(), sizeof(int64_t) * kernel::kMaxRank);
+    } else {
+      std::copy(dims.begin(), dims.end(), to);
+    }
+    return to + dims.size();
+  };
+  for (int i = 0; i < count_; ++i) {
+    const aclTensor& t = tensor(i);
+    word = key_.Append(4 + t.view_dims.size() + t.strides.size() + t.storage_dims.size());
+    if (word == nullptr) break;
+    *word++ = static_cast<uint64_t>(static_cast<uint32_t>(t.dtype)) |
+              static_cast<uint64_t>(static_cast<uint32_t>(t.format)) << 32;
+    *word++ = static_cast<uint64_t>(t.offset);
+    *word++ = reinterpret_cast<uintptr_t>(t.data);
+    *word++ = static_cast<uint64_t>(t.view_dims.size()) | static_cast<uint64_t>(t.strides.size()) << 16 |
+              static_cast<uint64_t>(t.storage_dims.size()) << 32;
+    word = add_dims(add_dims(add_dims(word, t.view_dims), t.strides), t.storage_dims);
+  }
+  if (!key_.complete()) {
+    cache_ = nullptr;  // too large to keep
+    return false;
+  }
+  const CachedExecutor* cached = cache_->Find(key_);
+  if (cached == nullptr) return false;  // Publish keeps this call's
+  cache_ = nullptr;
+  CopyLaunchSpec(cached->spec, &made_.spec());
+  for (int k = 0; k < count_; ++k) made_.allocation(k) = cached->allocations[k];
+  workspace_size_ = cached->spec.workspace_size;
+  Publish(workspace_size, executor);
+  return true;
+}
+
 aclnnStatus PhaseOne::Publish(uint64_t* workspace_size, aclOpExecutor** executor) {
   LaunchSpec& spec = made_.spec();
   spec.workspace_size = workspace_size_;
   spec.argument_count = count_;
+  if (cache_ != nullptr) cache_->Add(key_, spec, made_.allocations());
   *workspace_size = workspace_size_;
   *executor = made_.Publish();
   return ACLNN_SUCCESS;

@@ -18,6 +18,7 @@
 #include "kernel/dtype.h"
 #include "kernel/shape.h"
 #include "kernel/tensor_view.h"
+#include "nnopbase/executor_cache.h"
 #include "nnopbase/nnopbase_internal.h"
 #include "nnopbase/tensor_checks.h"
 #include "runtime/api_guard.h"
@@ -93,6 +94,13 @@ class PhaseOne {
   // none aclnn-cpu knows.
   aclnnStatus Resolve(std::initializer_list<TensorParam> params, const uint64_t* workspace_size,
                       aclOpExecutor* const* executor);
+
+  // The aclnn cache (nnopbase/executor_cache.h), right after Resolve: when this call repeats one
+  // this thread made before with success -- the same API, SoC, kernel platform, attributes and
+  // tensor records, in allocations still live -- publishes a copy of that call's executor and
+  // returns true. Else false, and Publish keeps this call's executor for the next. A call that logs
+  // its plan (log level info or debug) always runs whole.
+  bool Reuse(std::initializer_list<int64_t> attributes, uint64_t* workspace_size, aclOpExecutor** executor);
 
   // The SoC whose kernels the call follows (after Resolve).
   const SocProfile& soc() const { return *soc_; }
@@ -206,6 +214,9 @@ class PhaseOne {
   BorrowedTensor tensors_[kMaxParams];  // lent for the call: no one destroys or changes them meanwhile
   ByteSpan spans_[kMaxParams];
   uint64_t workspace_size_ = 0;
+  // This call's key in this thread's aclnn cache, when Publish is to keep its executor there.
+  ExecutorCache* cache_ = nullptr;
+  CallKey key_;
   // The executor, filled as the call goes (its arguments and their allocations by CheckMemory, its
   // work by Finish) and published by Finish; released if the call fails.
   NewExecutor made_;

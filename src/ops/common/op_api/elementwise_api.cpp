@@ -30,7 +30,7 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   kernel::WideType wide;
   if (!call.View(launch.out, &y) && kernel::WideTypeFromAcl(call.tensor(launch.out).dtype, &wide)) {
     // y in the workspace, then cast into out
-    out_cast->cast = std::make_unique<kernel::CopyPlan>(
+    out_cast->cast = std::make_shared<const kernel::CopyPlan>(
         kernel::PlanWideCast(launch.compute, y.shape, wide, y.strides, KernelPlatform()));
     out_cast->at = static_cast<int64_t>(
         call.ReserveWorkspace(static_cast<uint64_t>(kernel::Numel(y.shape) * kernel::ElementSize(launch.compute))));

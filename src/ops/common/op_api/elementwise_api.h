@@ -36,10 +36,11 @@ struct ElementwiseLaunch {
 // An out of a dtype the engine does not store (kernel::WideType: DOUBLE, complex): y is computed
 // into the workspace at offset `at`, then cast into out, as ops-nn's aclnn layer casts the result
 // and copies it into out (l0op::Cast, ViewCopy). No cast (null; at -1): y is out itself -- the
-// common call, which makes no plan for it (the plan is on the heap, made only for such an out).
+// common call, which makes no plan for it (the plan is on the heap, made only for such an out,
+// and shared by the executors the aclnn cache makes of this call: executor_cache.h).
 struct OutCast {
   int64_t at = -1;
-  std::unique_ptr<kernel::CopyPlan> cast;
+  std::shared_ptr<const kernel::CopyPlan> cast;
 };
 
 // What the executor keeps of an elementwise operator's launch: the tiling, the inner loop and where

@@ -38,6 +38,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
                                         workspace_size, executor)) {
     return status;
   }
+  if (call.Reuse({reduction}, workspace_size, executor)) return ACLNN_SUCCESS;  // the aclnn cache
   Attributes attributes;
   if (aclnnStatus status = loss::CheckReduction(call, reduction, &attributes.reduction)) return status;
   // BF16 only where the SoC's aclnn layer lists it (ops-nn: 910B to 910E, so not on 310P).

@@ -59,6 +59,7 @@ aclnnStatus GetWorkspaceSize(const char* api, bool axis0, const aclTensor* self,
                                         workspace_size, executor)) {
     return status;
   }
+  if (call.Reuse({reduction}, workspace_size, executor)) return ACLNN_SUCCESS;  // the aclnn cache
   const std::vector<kernel::DType>& dtypes = Definition().dtypes;
   for (int param : {kSelf, kTarget, kOut}) {
     if (aclnnStatus status = call.CheckDtype(param, dtypes)) return status;

@@ -48,6 +48,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
           workspace_size, executor)) {
     return status;
   }
+  if (call.Reuse({reduction}, workspace_size, executor)) return ACLNN_SUCCESS;  // the aclnn cache
   const std::vector<kernel::DType>& dtypes = Definition().dtypes;
   Attributes attributes;
   if (aclnnStatus status = call.CheckDtype(kSelf, dtypes)) return status;
