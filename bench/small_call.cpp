@@ -3,9 +3,13 @@
 // one stream: the heap allocations per call (counted here by wrapping malloc) and the median
 // time per call. bench/small_call_profile.sh adds the instructions per call (callgrind).
 // --describe: each call also describes its four tensors anew and destroys them after, as ops-nn's
-// examples and the Python binding do (aclCreateTensor, aclDestroyTensor).
+// examples and the Python binding do (aclCreateTensor, aclDestroyTensor). --uncached: without the
+// aclnn cache (ACLNN_CACHE_LIMIT=0), every phase one whole. --miss: a cache of one entry and the
+// reduction alternating between mean and sum, so that every phase one runs whole and is then kept
+// (what the cache costs calls that never repeat).
 //
-//   aclnn_small_call backward|forward|l1 CALLS [--describe] [--quiet]   (l1: aclnnL1LossBackward)
+//   aclnn_small_call backward|forward|l1 CALLS [--describe] [--uncached|--miss] [--quiet]
+//   (l1: aclnnL1LossBackward)
 
 #include <algorithm>
 #include <atomic>
@@ -51,7 +55,9 @@ enum class Op { kMseBackward, kMseForward, kL1Backward };
 
 struct Call {
   Op op;
-  bool describe;  // each call describes its tensors
+  bool describe;           // each call describes its tensors
+  bool alternate = false;  // the reduction alternates between mean (1) and sum (2)
+  int64_t reduction = 1;
   aclTensor* tensors[4] = {};
   void* memory[4] = {};
   aclrtStream stream = nullptr;
@@ -84,6 +90,7 @@ struct Call {
   }
   bool Run() {
     if (describe) Describe();
+    if (alternate) reduction = 3 - reduction;
     const bool done = RunOnce();
     if (describe) Forget();
     return done;
@@ -94,17 +101,17 @@ struct Call {
     aclnnStatus status = ACLNN_SUCCESS;
     switch (op) {
       case Op::kMseBackward:
-        status =
-            aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3], &size, &executor);
+        status = aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], reduction, tensors[3], &size,
+                                                      &executor);
         if (status == ACLNN_SUCCESS) status = aclnnMseLossBackward(nullptr, 0, executor, stream);
         break;
       case Op::kMseForward:
-        status = aclnnMseLossGetWorkspaceSize(tensors[1], tensors[2], 1, tensors[3], &size, &executor);
+        status = aclnnMseLossGetWorkspaceSize(tensors[1], tensors[2], reduction, tensors[3], &size, &executor);
         if (status == ACLNN_SUCCESS) status = aclnnMseLoss(nullptr, 0, executor, stream);
         break;
       case Op::kL1Backward:
-        status =
-            aclnnL1LossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3], &size, &executor);
+        status = aclnnL1LossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], reduction, tensors[3], &size,
+                                                     &executor);
         if (status == ACLNN_SUCCESS) status = aclnnL1LossBackward(nullptr, 0, executor, stream);
         break;
     }
@@ -126,19 +133,24 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[1], names[k]) == 0) which = k;
   }
   if (which < 0) {
-    std::fprintf(stderr, "usage: %s backward|forward|l1 CALLS [--describe] [--quiet]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s backward|forward|l1 CALLS [--describe] [--uncached|--miss] [--quiet]\n", argv[0]);
     return 2;
   }
   const long calls = std::max(1L, std::atol(argv[2]));
-  bool quiet = false, describe = false;
+  bool quiet = false, describe = false, uncached = false, miss = false;
   for (int i = 3; i < argc; ++i) {
     quiet = quiet || std::strcmp(argv[i], "--quiet") == 0;
     describe = describe || std::strcmp(argv[i], "--describe") == 0;
+    uncached = uncached || std::strcmp(argv[i], "--uncached") == 0;
+    miss = miss || std::strcmp(argv[i], "--miss") == 0;
   }
+  // Read at this thread's first phase one.
+  if (uncached || miss) setenv("ACLNN_CACHE_LIMIT", miss ? "1" : "0", 1);
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
   int code = 0;
   {
     Call call(static_cast<Op>(which), describe);
+    call.alternate = miss;
     for (int i = 0; i < 100; ++i) {  // the first calls fill the caches a call keeps
       if (!call.Run()) return 1;
     }
@@ -158,9 +170,10 @@ int main(int argc, char** argv) {
     const long allocated = allocations.load() - before;
     std::sort(times.begin(), times.end());
     if (!quiet) {
-      std::printf("%s 1K FLOAT%s: %.3f heap allocations per call; %.2f us per call (median of %zu batches)\n",
-                  apis[which], describe ? ", tensors described each call" : "", static_cast<double>(allocated) / calls,
-                  times[times.size() / 2], times.size());
+      std::printf("%s 1K FLOAT%s%s: %.3f heap allocations per call; %.2f us per call (median of %zu batches)\n",
+                  apis[which], describe ? ", tensors described each call" : "",
+                  uncached ? ", no aclnn cache" : (miss ? ", every call missing the aclnn cache" : ""),
+                  static_cast<double>(allocated) / calls, times[times.size() / 2], times.size());
     }
   }
   aclrtResetDevice(0);

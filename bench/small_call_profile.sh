@@ -11,8 +11,10 @@ build=${1:-build}
 program="$build/bench/aclnn_small_call"
 [ -x "$program" ] || { echo "no $program: build the benchmarks first" >&2; exit 1; }
 # "backward --describe": each call also describes its four tensors and destroys them, as CANN
-# programs commonly do.
-for run in backward forward l1 backward:--describe; do
+# programs commonly do. "--uncached": without the aclnn cache, each phase one whole; "--miss": each
+# phase one whole and then kept in the cache (what the cache costs calls that never repeat).
+for run in backward forward l1 backward:--describe backward:--uncached forward:--uncached l1:--uncached \
+  backward:--miss; do
   op=${run%%:*}
   flags=${run#"$op"}
   flags=${flags#:}

@@ -74,7 +74,7 @@ struct Executor {
   std::atomic<bool> launching{false};
   // Where each of spec.arguments is now, and the allocation that was live there when it was set.
   AddressLock address_lock;
-  char* bases[LaunchSpec::kMaxArguments] = {};
+  char* bases[LaunchSpec::kMaxArguments];  // the first spec.argument_count (set by Publish)
   std::shared_ptr<Allocation> allocations[LaunchSpec::kMaxArguments];
 };
 

@@ -26,7 +26,10 @@ class CallKey {
   static constexpr int kMaxWords = 224;  // six tensors of 8 dims with their strides and storage
   // Words past the end a writer may scribble on (a fixed-size copy of up to kMaxRank dims).
   static constexpr int kSlack = kernel::kMaxRank;
-  void Clear() { size_ = 0; }
+  void Clear() {
+    size_ = 0;
+    hashed_ = false;
+  }
   // Room for count more words, to be written in order; null (and the key incomplete) when the
   // key would outgrow kMaxWords: such a call is not cached.
   uint64_t* Append(size_t count) {
@@ -36,16 +39,19 @@ class CallKey {
     }
     uint64_t* room = words_ + size_;
     size_ += static_cast<int>(count);
+    hashed_ = false;
     return room;
   }
   bool complete() const { return size_ >= 0; }
   const uint64_t* words() const { return words_; }
   int size() const { return size_; }  // of a complete key
-  uint64_t Hash() const;
+  uint64_t Hash() const;              // computed once (a miss looks it up, then keeps the call under it)
 
  private:
   uint64_t words_[kMaxWords + kSlack];  // the first size_ are set
   int size_ = 0;                        // -1: incomplete
+  mutable bool hashed_ = false;
+  mutable uint64_t hash_ = 0;
 };
 
 // A kept phase-one result: the executor's spec and the allocations its arguments lie in.
@@ -57,6 +63,7 @@ struct CachedExecutor {
 struct ExecutorCacheStats {
   uint64_t hits = 0;
   uint64_t misses = 0;
+  uint64_t refound = 0;  // hits whose allocations were found again (Find)
   size_t entries = 0;
   size_t limit = 0;
 };
@@ -69,19 +76,23 @@ class ACLCPU_API ExecutorCache {
   static size_t LimitFromEnvironment();
   explicit ExecutorCache(size_t limit) : limit_(limit) {}
 
-  // The result kept for key whose allocations are all still live, or null.
+  // The result kept for key, or null. Its allocations are live: one that aclrtFree or
+  // aclrtHostUnregister took since is replaced by the live one that holds the same bytes now, as
+  // phase one would find it (none, or a read-only one for an output: null, the call runs whole).
   const CachedExecutor* Find(const CallKey& key);
   // Keeps a copy of the executor's spec and allocations under key, the oldest entry dropped when
   // the cache is full; nothing for an incomplete key or a launch that cannot be copied.
   void Add(const CallKey& key, const LaunchSpec& spec, const std::shared_ptr<Allocation>* allocations);
   size_t limit() const { return limit_; }
-  ExecutorCacheStats stats() const { return {hits_, misses_, entries_.size(), limit_}; }
+  ExecutorCacheStats stats() const { return {hits_, misses_, refound_, entries_.size(), limit_}; }
 
  private:
   struct Entry {
     std::vector<uint64_t> key;
     CachedExecutor executor;
   };
+  // Whether entry is key's, its allocations made live (Find).
+  static bool Holds(Entry* entry, const CallKey& key, uint64_t* refound);
   size_t limit_;
   std::unordered_map<uint64_t, std::unique_ptr<Entry>> entries_;  // by the key's hash
   std::deque<uint64_t> order_;                                    // the hashes, oldest first
@@ -89,9 +100,10 @@ class ACLCPU_API ExecutorCache {
   // operator's API): a call that repeats its operator's last one is found there without a hash.
   static constexpr int kRecentSlots = 8;
   static int RecentSlot(const CallKey& key);
-  const Entry* recent_[kRecentSlots] = {};
+  Entry* recent_[kRecentSlots] = {};
   uint64_t hits_ = 0;
   uint64_t misses_ = 0;
+  uint64_t refound_ = 0;
 };
 
 // This thread's cache; null when ACLNN_CACHE_LIMIT is 0.

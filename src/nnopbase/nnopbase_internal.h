@@ -177,8 +177,8 @@ struct LaunchSpec {
   using Run = InlineFunction<void(void* workspace, char* const* data), kRunCapacity>;
   uint64_t workspace_size = 0;
   int argument_count = 0;
-  TensorArgument arguments[kMaxArguments] = {};
-  Run run;  // runs on the stream (or inline)
+  TensorArgument arguments[kMaxArguments];  // the first argument_count are set (left unset: made per call)
+  Run run;                                  // runs on the stream (or inline)
 };
 
 // An executor being made: its spec and the allocations its arguments lie in are filled in place,

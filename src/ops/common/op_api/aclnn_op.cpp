@@ -368,15 +368,13 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
 bool PhaseOne::Reuse(std::initializer_list<int64_t> attributes, uint64_t* workspace_size, aclOpExecutor** executor) {
   cache_ = LogEnabled(kLogInfo) ? nullptr : ThreadExecutorCache();
   if (cache_ == nullptr) return false;
-  // The key: the API, the SoC, the platform, the attributes, then each tensor's record.
-  const kernel::Platform platform = KernelPlatform();
+  // The key: the API, the SoC, the kernels' thread count (of KernelPlatform: the caches are the
+  // process's, read once), the attributes, then each tensor's record.
   key_.Clear();
-  uint64_t* word = key_.Append(5 + attributes.size());
+  uint64_t* word = key_.Append(3 + attributes.size());
   *word++ = reinterpret_cast<uintptr_t>(api_);
   *word++ = reinterpret_cast<uintptr_t>(soc_);
-  *word++ = static_cast<uint64_t>(platform.threads);
-  *word++ = static_cast<uint64_t>(platform.l2_bytes);
-  *word++ = static_cast<uint64_t>(platform.llc_bytes);
+  *word++ = static_cast<uint64_t>(KernelThreadCount());
   for (int64_t attribute : attributes) *word++ = static_cast<uint64_t>(attribute);
   // A list of dims (or strides) of up to kMaxRank, held in place, in one fixed-size copy (words past
   // its end are overwritten by the next list: CallKey::kSlack); a longer one word by word.
