@@ -169,7 +169,7 @@ class LaunchTask final : public StreamTask {
   void* workspace_;
   int threads_;  // KernelThreadCount() of the thread that queued the launch
   std::thread::id queued_by_;
-  char* bases_[LaunchSpec::kMaxArguments] = {};
+  char* bases_[LaunchSpec::kMaxArguments];  // the first argument_count (PrepareArguments)
   MemoryPin pins_[kMaxLaunchPins];
   int pin_count_ = 0;
 };

@@ -115,8 +115,11 @@ void ExecutorCache::Add(const CallKey& key, const LaunchSpec& spec, const std::s
 
 ExecutorCache* ThreadExecutorCache() {
   // Destroyed with its thread: its entries keep executor specs and allocation records only (the
-  // memory of a freed allocation is gone with aclrtFree).
-  static thread_local ExecutorCache cache(ExecutorCache::LimitFromEnvironment());
+  // memory of a freed allocation is gone with aclrtFree). The launches it destroys then are the
+  // operators' code: nothing here unloads their library before the process's threads end.
+  // A process that logs at info or debug keeps nothing: each call runs whole and logs its plan
+  // (the level is the process's, read once).
+  static thread_local ExecutorCache cache(LogEnabled(kLogInfo) ? 0 : ExecutorCache::LimitFromEnvironment());
   return cache.limit() == 0 ? nullptr : &cache;
 }
 

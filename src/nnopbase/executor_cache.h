@@ -106,7 +106,7 @@ class ACLCPU_API ExecutorCache {
   uint64_t refound_ = 0;
 };
 
-// This thread's cache; null when ACLNN_CACHE_LIMIT is 0.
+// This thread's cache; null when ACLNN_CACHE_LIMIT is 0 or the log level info or debug.
 ACLCPU_API ExecutorCache* ThreadExecutorCache();
 
 // Makes *to a copy of from (its launch copied: LaunchSpec::run.Copyable()).

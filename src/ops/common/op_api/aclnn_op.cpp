@@ -366,7 +366,7 @@ uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
 }
 
 bool PhaseOne::Reuse(std::initializer_list<int64_t> attributes, uint64_t* workspace_size, aclOpExecutor** executor) {
-  cache_ = LogEnabled(kLogInfo) ? nullptr : ThreadExecutorCache();
+  cache_ = ThreadExecutorCache();
   if (cache_ == nullptr) return false;
   // The key: the API, the SoC, the kernels' thread count (of KernelPlatform: the caches are the
   // process's, read once), the attributes, then each tensor's record.
