@@ -135,31 +135,39 @@ struct PageTensors {
     for (aclTensor* t : tensors) aclDestroyTensor(t);
   }
   aclnnStatus Run() const { return support::RunMseLossBackward(tensors[0], tensors[1], tensors[2], kMean, tensors[3]); }
+  // Phase one alone (its executor destroyed).
+  aclnnStatus PhaseOne() const {
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = aclnnMseLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], kMean,
+                                                                    tensors[3], &workspace_size, &executor);
+    if (executor != nullptr) aclDestroyAclOpExecutor(executor);
+    return status;
+  }
   aclTensor* tensors[4] = {};
 };
 
-TEST(ExecutorCache, MemoryTakenBackIsCheckedAgain) {
-  support::EnsureRuntime();
+// The four pages admitted and a call over them made once: the thread's cache holds it.
+class CachedPageCall : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    support::EnsureRuntime();
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(pages.Register(i, ACL_HOST_REGISTER_MAPPED), ACL_SUCCESS);
+    ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  }
+  const float* out() const { return static_cast<const float*>(pages.page(3)); }
   RegisteredPages pages;
-  for (int i = 0; i < 4; ++i) ASSERT_EQ(pages.Register(i, ACL_HOST_REGISTER_MAPPED), ACL_SUCCESS);
-  PageTensors call(pages);
-  ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  PageTensors call{pages};
+};
+
+TEST_F(CachedPageCall, MemoryTakenBackIsCheckedAgain) {
   ASSERT_EQ(pages.Unregister(3), ACL_SUCCESS);
   // The same records, out's memory no longer admitted: phase one refuses it, as the whole call does.
-  uint64_t workspace_size = 0;
-  aclOpExecutor* executor = nullptr;
-  EXPECT_FAILS(aclnnMseLossBackwardGetWorkspaceSize(call.tensors[0], call.tensors[1], call.tensors[2], kMean,
-                                                    call.tensors[3], &workspace_size, &executor),
-               ACLNN_ERR_PARAM_INVALID, "out storage", "aclrtMalloc");
+  EXPECT_FAILS(call.PhaseOne(), ACLNN_ERR_PARAM_INVALID, "out storage", "aclrtMalloc");
 }
 
-TEST(ExecutorCache, MemoryAdmittedAgainAtTheSamePlaceIsFoundAgain) {
-  support::EnsureRuntime();
-  RegisteredPages pages;
-  for (int i = 0; i < 4; ++i) ASSERT_EQ(pages.Register(i, ACL_HOST_REGISTER_MAPPED), ACL_SUCCESS);
-  PageTensors call(pages);
-  ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-  const std::vector<float> first(static_cast<float*>(pages.page(3)), static_cast<float*>(pages.page(3)) + 1000);
+TEST_F(CachedPageCall, MemoryAdmittedAgainAtTheSamePlaceIsFoundAgain) {
+  const std::vector<float> first(out(), out() + 1000);
   // Each page taken back and admitted again, as a caller that registers its buffers for every call
   // does: the call is the same, in new allocations (its launch pins those).
   for (int i = 0; i < 4; ++i) {
@@ -172,23 +180,13 @@ TEST(ExecutorCache, MemoryAdmittedAgainAtTheSamePlaceIsFoundAgain) {
   const aclcpu::ExecutorCacheStats after = Stats();
   EXPECT_EQ(after.hits - before.hits, 1u);
   EXPECT_EQ(after.refound - before.refound, 1u);
-  const std::vector<float> second(static_cast<float*>(pages.page(3)), static_cast<float*>(pages.page(3)) + 1000);
-  EXPECT_EQ(first, second);
+  EXPECT_EQ(first, std::vector<float>(out(), out() + 1000));
 }
 
-TEST(ExecutorCache, AnOutputAdmittedAgainReadOnlyIsRefused) {
-  support::EnsureRuntime();
-  RegisteredPages pages;
-  for (int i = 0; i < 4; ++i) ASSERT_EQ(pages.Register(i, ACL_HOST_REGISTER_MAPPED), ACL_SUCCESS);
-  PageTensors call(pages);
-  ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+TEST_F(CachedPageCall, AnOutputAdmittedAgainReadOnlyIsRefused) {
   ASSERT_EQ(pages.Unregister(3), ACL_SUCCESS);
   ASSERT_EQ(pages.Register(3, ACL_HOST_REGISTER_READONLY), ACL_SUCCESS);
-  uint64_t workspace_size = 0;
-  aclOpExecutor* executor = nullptr;
-  EXPECT_FAILS(aclnnMseLossBackwardGetWorkspaceSize(call.tensors[0], call.tensors[1], call.tensors[2], kMean,
-                                                    call.tensors[3], &workspace_size, &executor),
-               ACLNN_ERR_PARAM_INVALID, "out", "read-only");
+  EXPECT_FAILS(call.PhaseOne(), ACLNN_ERR_PARAM_INVALID, "out", "read-only");
 }
 
 TEST(ExecutorCache, TheThreadSettingIsPartOfTheCall) {
