@@ -2,10 +2,10 @@
 // a new executor copied from the earlier one's, without the checks and the tiling again. CANN's
 // nnopbase does the same (opbase src/nnopbase/common/utils/op_cache.cpp: one cache per thread, at
 // most ACLNN_CACHE_LIMIT entries, 10000 by default, 0 keeping none). Here a call repeats another
-// when every input of its phase one is the same: the API, the SoC, the platform the kernels are
-// planned for, the attributes, and each tensor's record -- dtype, format, shapes, strides, offset
-// and data address (CANN's key leaves the addresses out; here the memory checks and the staging of
-// aliased inputs depend on them). The allocations those addresses lay in must still be live.
+// when every input of its phase one is the same: the API, the SoC, the kernels' thread count, the
+// attributes, and each tensor's record -- dtype, format, shapes, strides, offset and data address
+// (CANN's key leaves the addresses out; here the memory checks and the staging of aliased inputs
+// depend on them). The allocations those addresses lay in must still be live, or live again.
 #ifndef ACLNN_CPU_NNOPBASE_EXECUTOR_CACHE_H_
 #define ACLNN_CPU_NNOPBASE_EXECUTOR_CACHE_H_
 

@@ -177,7 +177,7 @@ struct LaunchSpec {
   using Run = InlineFunction<void(void* workspace, char* const* data), kRunCapacity>;
   uint64_t workspace_size = 0;
   int argument_count = 0;
-  TensorArgument arguments[kMaxArguments];  // the first argument_count are set (left unset: made per call)
+  TensorArgument arguments[kMaxArguments];  // the first argument_count (not zeroed: every call makes one)
   Run run;                                  // runs on the stream (or inline)
 };
 

@@ -96,8 +96,8 @@ class PhaseOne {
                       aclOpExecutor* const* executor);
 
   // The aclnn cache (nnopbase/executor_cache.h), right after Resolve: when this call repeats one
-  // this thread made before with success -- the same API, SoC, kernel platform, attributes and
-  // tensor records, in allocations still live -- publishes a copy of that call's executor and
+  // this thread made before with success -- the same API, SoC, kernels' thread count, attributes
+  // and tensor records, in allocations still live -- publishes a copy of that call's executor and
   // returns true. Else false, and Publish keeps this call's executor for the next. In a process
   // that logs plans (log level info or debug) every call runs whole.
   bool Reuse(std::initializer_list<int64_t> attributes, uint64_t* workspace_size, aclOpExecutor** executor);
