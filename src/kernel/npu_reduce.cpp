@@ -5,6 +5,7 @@
 
 #include "reduce.h"
 #include "tensor_view.h"
+#include "vector_ops.h"
 
 namespace aclcpu {
 namespace kernel {
@@ -102,8 +103,6 @@ bool PlanNpuReduction(NpuOrder order, const NpuSplit& split, float scale, bool d
     *why = "out " + ShapeToString(out.shape) + " is not 0-d";
     return false;
   }
-  const OperandDims store_operands[] = {OperandDims(4, Dims(), Dims()), out};
-  if (!PlanElementwise(Dims(), store_operands, 2, &result.store, why, DimOrder::kRowMajor)) return false;
   result.threads = result.elements < kParallelGrain ? 1 : std::max(1, platform.threads);
   result.threads = static_cast<int>(std::min<int64_t>(result.threads, split.cores));
   return true;
@@ -131,21 +130,32 @@ void RunNpuReduction(const NpuReducePlan& plan, char* const* input_bases, InnerL
     result = KahanSum(partials, cores);
     if (plan.divide) result = result / static_cast<float>(plan.elements);
   }
-  char* bases[2] = {nullptr, out};
-  const ElementwiseContext context;
-  RunRange(plan.store, bases, CastLoop(compute, out_dtype), &context, 0, 1, 0, reinterpret_cast<char*>(&result));
+  // Rounded to compute, then converted to out's dtype, as the elementwise loops store a value.
+  VisitDType(compute, [&](auto compute_type) {
+    VisitDType(out_dtype, [&](auto out_type) {
+      StoreElement(out, NarrowCast<decltype(compute_type), decltype(out_type)>(result));
+    });
+  });
 }
 
 void BisectFold(float* values, int64_t n) { BisectFoldSimd(values, n); }
 
 float Tree64(const float* values, int64_t n) {
-  alignas(64) float lanes[kNpuRepeat];
   const int64_t count = std::max<int64_t>(0, std::min(n, kNpuRepeat));
+  // Lanes past the count are +0 and stay +0 up the tree, so the tree of the fewest lanes that hold
+  // the count (a power of two) gives lane 0 its sum, and each level above adds +0 to it: once is
+  // enough (x + +0 is x, but for -0, which it makes +0, and a NaN, which it quiets).
+  int64_t width = 2;
+  while (width < count) width *= 2;
+  alignas(64) float lanes[kNpuRepeat];
   std::copy(values, values + count, lanes);
-  std::fill(lanes + count, lanes + kNpuRepeat, 0.0f);
-  // Each level adds neighbours, lanes[i] = lanes[2i] + lanes[2i+1]: the same additions in SIMD.
-  for (int64_t width = kNpuRepeat; width > 1; width /= 2) PairSumsSimd(lanes, width);
-  return lanes[0];
+  std::fill(lanes + count, lanes + width, 0.0f);
+  // Each level adds neighbours, lanes[i] = lanes[2i] + lanes[2i+1]: the wide levels in SIMD.
+  for (; width > 16; width /= 2) PairSumsSimd(lanes, width);
+  for (; width > 1; width /= 2) {
+    for (int64_t i = 0; i < width / 2; ++i) lanes[i] = lanes[2 * i] + lanes[2 * i + 1];
+  }
+  return count > kNpuRepeat / 2 ? lanes[0] : lanes[0] + 0.0f;
 }
 
 float SumInRepeats(const float* values, int64_t n) {

@@ -50,11 +50,10 @@ struct NpuSplit {
 struct NpuReducePlan {
   NpuOrder order = NpuOrder::kBisect;
   NpuSplit split;
-  ElementwisePlan map;    // the operator's inputs, then its values (a sequential float32 operand)
-  ElementwisePlan store;  // the one result (a float32), then out
-  int64_t elements = 0;   // N
-  float scale = 1.0f;     // kBisect: each tile's lanes times this
-  bool divide = false;    // kTree: the total divided by (float)N
+  ElementwisePlan map;   // the operator's inputs, then its values (a sequential float32 operand)
+  int64_t elements = 0;  // N
+  float scale = 1.0f;    // kBisect: each tile's lanes times this
+  bool divide = false;   // kTree: the total divided by (float)N
   int threads = 1;
 };
 

@@ -724,3 +724,83 @@ TEST(MseLossV2Routes, EverySimdTargetGivesTheGoldensBits) {
   EXPECT_FALSE(names.empty());
   RecordProperty("targets", ::testing::PrintToString(names));
 }
+
+// The kernels' sums of few values take shortcuts (a tree of only the lanes that hold values, the
+// fold four vectors at a time): each against its plain statement, bit for bit, for every count,
+// with -0, NaNs and infinities among the values, on every SIMD target.
+TEST(MseLossV2Routes, TheSumsOfFewValuesAreThePlainTrees) {
+  namespace k = aclcpu::kernel;
+  // The same bits, or both NaN: which NaN's payload an addition of two keeps is the compiler's
+  // choice (it may swap the operands), and the project judges every NaN alike.
+  auto same = [](float a, float b) {
+    uint32_t x, y;
+    std::memcpy(&x, &a, sizeof x);
+    std::memcpy(&y, &b, sizeof y);
+    return x == y || (std::isnan(a) && std::isnan(b));
+  };
+  auto nan = [](uint32_t payload) {
+    const uint32_t b = 0x7fc00000u | payload;
+    float value;
+    std::memcpy(&value, &b, sizeof value);
+    return value;
+  };
+  // 64 lanes, +0 past n, adjacent pairs added level by level.
+  auto plain_tree = [](const float* values, int64_t n) {
+    float lanes[64] = {};
+    std::copy(values, values + n, lanes);
+    for (int width = 64; width > 1; width /= 2) {
+      for (int i = 0; i < width / 2; ++i) lanes[i] = lanes[2 * i] + lanes[2 * i + 1];
+    }
+    return lanes[0];
+  };
+  auto plain_fold = [](std::vector<float> s) {
+    int64_t n = static_cast<int64_t>(s.size());
+    while (n > 8) {
+      const int64_t off = 8 * ((n + 15) / 16);
+      for (int64_t i = 0; i < n - off; ++i) s[i] = s[i] + s[off + i];
+      n = off;
+    }
+    s.resize(static_cast<size_t>(n));
+    return s;
+  };
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);
+  const std::vector<std::function<float(int64_t)>> patterns = {
+      [&](int64_t) { return uniform(rng); },
+      [](int64_t) { return -0.0f; },
+      [&](int64_t i) { return i % 3 == 0 ? -0.0f : uniform(rng); },
+      [&](int64_t i) { return i == 5   ? nan(0x123)
+                              : i == 9 ? nan(0x456)
+                                       : -0.0f; },
+      [&](int64_t i) { return i % 7 == 1   ? INFINITY
+                              : i % 7 == 4 ? -INFINITY
+                                           : uniform(rng); },
+  };
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(k::NpuReduceTarget());
+    for (size_t p = 0; p < patterns.size(); ++p) {
+      for (int64_t n = 0; n <= 300; ++n) {
+        SCOPED_TRACE("pattern " + std::to_string(p) + ", n=" + std::to_string(n));
+        std::vector<float> values(static_cast<size_t>(n) + 64);
+        for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = patterns[p](i);
+        if (n <= 64) {
+          ASSERT_TRUE(same(k::Tree64(values.data(), n), plain_tree(values.data(), n)));
+          float reference = plain_tree(values.data(), std::min<int64_t>(n, 64));
+          ASSERT_TRUE(same(k::SumInRepeats(values.data(), n), reference));
+        } else {
+          float reference = plain_tree(values.data(), 64);
+          for (int64_t first = 64; first < n; first += 64) {
+            reference = reference + plain_tree(values.data() + first, std::min<int64_t>(64, n - first));
+          }
+          ASSERT_TRUE(same(k::SumInRepeats(values.data(), n), reference));
+        }
+        const std::vector<float> expected = plain_fold(std::vector<float>(values.begin(), values.begin() + n));
+        std::vector<float> folded(values.begin(), values.begin() + n);
+        k::BisectFold(folded.data(), n);
+        for (size_t i = 0; i < expected.size(); ++i) ASSERT_TRUE(same(folded[i], expected[i])) << "lane " << i;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
