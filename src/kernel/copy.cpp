@@ -154,13 +154,13 @@ CopyPlan PlanCopyToContiguous(const TensorView& source, DType to, const Platform
 }
 
 CopyPlan PlanIntegerCast(IntegerType from, Dims shape, Dims strides, DType to, const Platform& platform) {
-  const Shape contiguous = ContiguousStrides(Shape(shape.begin(), shape.end()));
+  const Shape contiguous = ContiguousStrides(shape);
   return PlanCopy(shape, OperandDims(IntegerSize(from), shape, strides),
                   OperandDims(ElementSize(to), shape, contiguous), IntegerCastLoopFor(from, to), platform);
 }
 
 CopyPlan PlanWideCast(DType from, Dims shape, WideType to, Dims strides, const Platform& platform) {
-  const Shape contiguous = ContiguousStrides(Shape(shape.begin(), shape.end()));
+  const Shape contiguous = ContiguousStrides(shape);
   return PlanCopy(shape, OperandDims(ElementSize(from), shape, contiguous), OperandDims(WideSize(to), shape, strides),
                   WideCastLoopFor(from, to), platform);
 }

@@ -88,6 +88,9 @@ class Dims {
   Dims(const int64_t* data, size_t size) : data_(data), size_(size) {}
   Dims(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}              // NOLINT: implicit
   Dims(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT: implicit
+  // Not of a temporary: a view that outlived it would read freed dims. (Name the list first.)
+  Dims(Shape&&) = delete;
+  Dims(std::vector<int64_t>&&) = delete;
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   const int64_t* data() const { return data_; }

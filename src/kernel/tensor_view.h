@@ -9,17 +9,19 @@
 namespace aclcpu {
 namespace kernel {
 
+// Its dims are read in place (an aclTensor's record, a staged copy's strides, a test's shape): what
+// they point at must outlive the view, which lives for one call's planning.
 struct TensorView {
   DType dtype = DType::kFloat32;
-  Shape shape;
-  Shape strides;         // elements
+  Dims shape;
+  Dims strides;          // elements
   char* data = nullptr;  // the view's first element
 
   OperandDims Operand() const { return OperandDims(ElementSize(dtype), shape, strides); }  // read in place
 };
 
 // Row-major strides of a contiguous tensor of this shape.
-inline Shape ContiguousStrides(const Shape& shape) {
+inline Shape ContiguousStrides(Dims shape) {
   Shape strides(shape.size(), 1);
   for (size_t i = shape.size(); i > 1; --i) strides[i - 2] = strides[i - 1] * shape[i - 1];
   return strides;

@@ -11,6 +11,7 @@
 #include "nnopbase/nnopbase_internal.h"
 #include "op_host/mse_loss_grad_tiling.h"
 #include "support/api_support.h"
+#include "support/kept_dims.h"
 
 namespace {
 
@@ -96,10 +97,10 @@ TEST(SchedulerPaths, TilingPicksThePathsTheyTest) {
   using aclcpu::kernel::DType;
   auto mode = [](const Shape& self, const Shape& self_strides, const Shape& target) {
     aclcpu::kernel::ElementwiseOpInput input;
-    input.operands[mse::kPredict] = {DType::kFloat32, self, self_strides, nullptr};
-    input.operands[mse::kLabel] = {DType::kFloat32, target, aclcpu::kernel::ContiguousStrides(target), nullptr};
-    input.operands[mse::kDout] = {DType::kFloat32, self, aclcpu::kernel::ContiguousStrides(self), nullptr};
-    input.operands[mse::kY] = {DType::kFloat32, self, aclcpu::kernel::ContiguousStrides(self), nullptr};
+    input.operands[mse::kPredict] = support::KeptView(DType::kFloat32, self, self_strides);
+    input.operands[mse::kLabel] = support::KeptView(DType::kFloat32, target);
+    input.operands[mse::kDout] = support::KeptView(DType::kFloat32, self);
+    input.operands[mse::kY] = support::KeptView(DType::kFloat32, self);
     input.platform = aclcpu::kernel::Platform{2, 1 << 20, 32 << 20};
     mse::TilingData data;
     std::string error;

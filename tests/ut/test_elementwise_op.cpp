@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernel/elementwise_op.h"
+#include "support/kept_dims.h"
 
 namespace {
 
@@ -18,7 +19,7 @@ using kernel::Shape;
 const char* const kNames[] = {"a", "b", "out"};
 
 kernel::TensorView View(DType dtype, const Shape& shape, void* data = nullptr) {
-  return kernel::TensorView{dtype, shape, kernel::ContiguousStrides(shape), static_cast<char*>(data)};
+  return support::KeptView(dtype, shape, static_cast<char*>(data));
 }
 
 kernel::ElementwiseOpInput Input(const Shape& a, const Shape& b, const Shape& out) {

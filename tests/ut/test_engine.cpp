@@ -20,6 +20,7 @@
 #include "kernel/tensor_view.h"
 #include "kernel/tiling_key.h"
 #include "kernel/transpose.h"
+#include "support/kept_dims.h"
 
 namespace {
 
@@ -62,12 +63,15 @@ TEST(CheckedArithmetic, DetectsOverflow) {
   EXPECT_TRUE(aclcpu::kernel::CheckedMul(1 << 30, 1 << 30, &r));
   EXPECT_FALSE(aclcpu::kernel::CheckedMul(int64_t{1} << 32, int64_t{1} << 32, &r));
   EXPECT_FALSE(aclcpu::kernel::CheckedAdd(INT64_MAX, 1, &r));
-  EXPECT_FALSE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, int64_t{1} << 40}, &r));
-  ASSERT_TRUE(aclcpu::kernel::CheckedNumel(Shape{int64_t{1} << 40, 0, int64_t{1} << 40}, &r));
+  const Shape past_int64{int64_t{1} << 40, int64_t{1} << 40};
+  const Shape empty_between{int64_t{1} << 40, 0, int64_t{1} << 40};
+  EXPECT_FALSE(aclcpu::kernel::CheckedNumel(past_int64, &r));
+  ASSERT_TRUE(aclcpu::kernel::CheckedNumel(empty_between, &r));
   EXPECT_EQ(r, 0);
   // Numel agrees on empty shapes whose other dims multiply past int64, the zero dim last too.
-  EXPECT_EQ(aclcpu::kernel::Numel(Shape{int64_t{1} << 40, int64_t{1} << 40, 0}), 0);
-  EXPECT_EQ(aclcpu::kernel::Numel(Shape{int64_t{1} << 40, int64_t{1} << 20}), int64_t{1} << 60);
+  const Shape empty_last{int64_t{1} << 40, int64_t{1} << 40, 0}, two_to_60{int64_t{1} << 40, int64_t{1} << 20};
+  EXPECT_EQ(aclcpu::kernel::Numel(empty_last), 0);
+  EXPECT_EQ(aclcpu::kernel::Numel(two_to_60), int64_t{1} << 60);
 }
 
 OperandLayout Contiguous(const Shape& shape, int64_t element_size = 4) {
@@ -313,7 +317,8 @@ TEST(Scheduler, BlockedTilesStageInputsAndOutputs) {
 TEST(Copy, StridedViewToContiguous) {
   std::vector<float> source(20);
   for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<float>(i);
-  aclcpu::kernel::TensorView view{aclcpu::kernel::DType::kFloat32, {3, 2}, {1, 5}, reinterpret_cast<char*>(&source[2])};
+  const aclcpu::kernel::TensorView view =
+      support::KeptView(aclcpu::kernel::DType::kFloat32, {3, 2}, {1, 5}, reinterpret_cast<char*>(&source[2]));
   std::vector<float> copy(6, -1.0f);
   aclcpu::kernel::InlineRunner runner;
   const aclcpu::kernel::CopyPlan plan = aclcpu::kernel::PlanCopyToContiguous(view, aclcpu::kernel::Platform{});
@@ -327,8 +332,8 @@ TEST(Copy, TransposedViewInBlocks) {
   constexpr int64_t kRows = 150, kCols = 301;  // the view's shape; stored column-major
   std::vector<uint16_t> source(kRows * kCols);
   for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<uint16_t>(i * 7 + 3);
-  aclcpu::kernel::TensorView view{
-      aclcpu::kernel::DType::kFloat16, {kRows, kCols}, {1, kRows}, reinterpret_cast<char*>(source.data())};
+  const aclcpu::kernel::TensorView view = support::KeptView(aclcpu::kernel::DType::kFloat16, {kRows, kCols}, {1, kRows},
+                                                            reinterpret_cast<char*>(source.data()));
   EXPECT_TRUE(aclcpu::kernel::ReadsAcrossMemory(view));
   for (int threads : {1, 2}) {
     const aclcpu::kernel::CopyPlan plan =
@@ -374,9 +379,8 @@ TEST(Transpose, EveryShapeAroundTheTilesWithPaddedRows) {
 
 TEST(Copy, WhichViewsAreReadAcrossTheirMemory) {
   using aclcpu::kernel::ReadsAcrossMemory;
-  using aclcpu::kernel::TensorView;
-  const auto view = [](aclcpu::kernel::Shape shape, aclcpu::kernel::Shape strides) {
-    return TensorView{aclcpu::kernel::DType::kFloat32, shape, strides, nullptr};
+  const auto view = [](const aclcpu::kernel::Shape& shape, const aclcpu::kernel::Shape& strides) {
+    return support::KeptView(aclcpu::kernel::DType::kFloat32, shape, strides);
   };
   EXPECT_FALSE(ReadsAcrossMemory(view({4, 5}, {5, 1})));        // contiguous
   EXPECT_TRUE(ReadsAcrossMemory(view({4, 5}, {1, 4})));         // transposed

@@ -17,6 +17,7 @@
 #include "op_host/l1_loss_grad_infer.h"
 #include "op_host/l1_loss_grad_tiling.h"
 #include "op_kernel/l1_loss_grad_kernel.h"
+#include "support/kept_dims.h"
 
 namespace {
 
@@ -25,9 +26,7 @@ using aclcpu::kernel::DType;
 using aclcpu::kernel::Shape;
 using aclcpu::kernel::TensorView;
 
-TensorView View(DType dtype, const Shape& shape) {
-  return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
-}
+TensorView View(DType dtype, const Shape& shape) { return support::KeptView(dtype, shape); }
 
 uint32_t Bits(float value) {
   uint32_t bits;
@@ -63,30 +62,35 @@ TEST(L1LossGradInfer, BroadcastOfTheThreeAndGradsDtype) {
   EXPECT_EQ(l1::InferDtype(DType::kFloat16), DType::kFloat16);
 }
 
+// l1::Scale of shapes written in place (it reads dims someone holds: here, these parameters).
+float ScaleOf(const l1::Attributes& attributes, const Shape& grads, const Shape& label, const Shape& y) {
+  return l1::Scale(attributes, grads, label, y);
+}
+
 // ops-nn's loss/l1_loss_grad/tests/ut/op_host/arch35/test_l1_loss_grad_dag_tiling.cpp: the scalar
 // word of the tiling data is 1/4096 for {64, 64}, 1/8192 for a label {1, 64, 2, 64}, and 1.0 for a
 // label {1, 1, 1, 1} beside a predict {1, 64, 2, 64}: the label's own dims divide.
 TEST(L1LossGradScale, Arch35DividesByTheLabelsDims) {
   const l1::Attributes kernel = Mean(l1::KernelRoute::kArch35);
-  EXPECT_EQ(Bits(l1::Scale(kernel, {64, 64}, {64, 64}, {64, 64})), 0x39800000u);
-  EXPECT_EQ(Bits(l1::Scale(kernel, {1}, {1, 64, 2, 64}, {1, 64, 2, 64})), 0x39000000u);
-  EXPECT_EQ(l1::Scale(kernel, {1}, {1, 1, 1, 1}, {1, 64, 2, 64}), 1.0f);
-  EXPECT_EQ(l1::Scale(kernel, {}, {}, {}), 1.0f);  // a 0-d label reads as [1]
+  EXPECT_EQ(Bits(ScaleOf(kernel, {64, 64}, {64, 64}, {64, 64})), 0x39800000u);
+  EXPECT_EQ(Bits(ScaleOf(kernel, {1}, {1, 64, 2, 64}, {1, 64, 2, 64})), 0x39000000u);
+  EXPECT_EQ(ScaleOf(kernel, {1}, {1, 1, 1, 1}, {1, 64, 2, 64}), 1.0f);
+  EXPECT_EQ(ScaleOf(kernel, {}, {}, {}), 1.0f);  // a 0-d label reads as [1]
   // Divided in turn, rounding each quotient: one ulp above float(1/123) for [3, 41].
-  EXPECT_EQ(Bits(l1::Scale(kernel, {3, 41}, {3, 41}, {3, 41})), 0x3C053409u);
+  EXPECT_EQ(Bits(ScaleOf(kernel, {3, 41}, {3, 41}, {3, 41})), 0x3C053409u);
   // Through the aclnn layer the label is broadcast to y first.
-  EXPECT_EQ(Bits(l1::Scale(Mean(l1::KernelRoute::kArch35, true), {1}, {1, 41}, {3, 41})), 0x3C053409u);
+  EXPECT_EQ(Bits(ScaleOf(Mean(l1::KernelRoute::kArch35, true), {1}, {1, 41}, {3, 41})), 0x3C053409u);
 }
 
 TEST(L1LossGradScale, TbeTakesTheReciprocalOfTheCount) {
   const l1::Attributes api = Mean(l1::KernelRoute::kTbe, true);
-  EXPECT_EQ(Bits(l1::Scale(api, {}, {3, 41}, {3, 41})), Bits(1.0f / 123.0f));
-  EXPECT_EQ(Bits(l1::Scale(api, {}, {3, 41}, {3, 41})), 0x3C053408u);
+  EXPECT_EQ(Bits(ScaleOf(api, {}, {3, 41}, {3, 41})), Bits(1.0f / 123.0f));
+  EXPECT_EQ(Bits(ScaleOf(api, {}, {3, 41}, {3, 41})), 0x3C053408u);
   l1::Attributes sum = api;
   sum.reduction = aclcpu::loss::Reduction::kSum;
-  EXPECT_EQ(l1::Scale(sum, {5}, {5}, {5}), 1.0f);
+  EXPECT_EQ(ScaleOf(sum, {5}, {5}, {5}), 1.0f);
   sum.reduction = aclcpu::loss::Reduction::kNone;
-  EXPECT_EQ(l1::Scale(sum, {5}, {5}, {5}), 1.0f);
+  EXPECT_EQ(ScaleOf(sum, {5}, {5}, {5}), 1.0f);
 }
 
 // A kernel-level call on contiguous buffers, compared with the golden at the kernel level.

@@ -15,6 +15,7 @@
 #include "op_host/mse_loss_grad_infer.h"
 #include "op_host/mse_loss_grad_tiling.h"
 #include "op_kernel/mse_loss_grad_kernel.h"
+#include "support/kept_dims.h"
 
 namespace {
 
@@ -25,9 +26,7 @@ using aclcpu::kernel::ScheduleMode;
 using aclcpu::kernel::Shape;
 using aclcpu::kernel::TensorView;
 
-TensorView View(DType dtype, const Shape& shape) {
-  return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
-}
+TensorView View(DType dtype, const Shape& shape) { return support::KeptView(dtype, shape); }
 
 // A tiling's input: the operands as phase one fills them, and the attributes.
 struct TestInput {
@@ -211,7 +210,7 @@ TEST(Tiling, ScheduleModeAndKey) {
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {64, 32}, {64, 1}, {64, 32}, "mean"), &column, &error));
   EXPECT_EQ(column.key.layout, 2u);
   TestInput strided = MakeInput(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean");
-  strided.label().strides = {1, 64};
+  strided.label().strides = support::Kept({1, 64});
   strided.operands.platform.threads = 1;
   ASSERT_TRUE(Tile(strided, &transposed, &error));
   EXPECT_EQ(transposed.key.mode, ScheduleMode::kBlocked);

@@ -23,6 +23,7 @@
 #include "op_host/mse_loss_infer.h"
 #include "op_host/mse_loss_tiling.h"
 #include "op_kernel/mse_loss_kernel.h"
+#include "support/kept_dims.h"
 
 namespace {
 
@@ -33,9 +34,7 @@ using aclcpu::kernel::TensorView;
 
 const DType kDtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
-TensorView View(DType dtype, const Shape& shape) {
-  return TensorView{dtype, shape, aclcpu::kernel::ContiguousStrides(shape), nullptr};
-}
+TensorView View(DType dtype, const Shape& shape) { return support::KeptView(dtype, shape); }
 
 aclcpu::loss::Reduction Typed(const std::string& reduction) {
   aclcpu::loss::Reduction typed = aclcpu::loss::Reduction::kMean;
@@ -296,7 +295,7 @@ TEST(MseLossTiling, TheKeyNamesTheVariant) {
   EXPECT_EQ(key.layout, 2u);  // a column's value repeats along each row
   mse::TilingInput transposed =
       Fused(DType::kFloat32, {512, 512}, DType::kFloat32, {512, 512}, "none", false, DType::kFloat32);
-  transposed.predict.strides = {1, 512};
+  transposed.predict.strides = support::Kept({1, 512});
   key = KeyOf(Tiling(transposed));
   EXPECT_EQ(key.mode, aclcpu::kernel::ScheduleMode::kBlocked);
   // A reduction's map: its loop chosen for the layout of its runs too.
@@ -308,7 +307,7 @@ TEST(MseLossTiling, TheKeyNamesTheVariant) {
   EXPECT_EQ(key.layout, 2u);
   mse::TilingInput transposed_mean =
       Fused(DType::kFloat32, {512, 512}, DType::kFloat32, {512, 512}, "mean", false, DType::kFloat32);
-  transposed_mean.predict.strides = {1, 512};
+  transposed_mean.predict.strides = support::Kept({1, 512});
   EXPECT_EQ(KeyOf(Tiling(transposed_mean)).layout, aclcpu::kernel::kStridedLayout);
   // The graph's kernel sums float32 losses over all elements.
   key = KeyOf(Tiling(Graph(DType::kBFloat16, {5, 5}, "sum")));
@@ -445,10 +444,12 @@ golden::LossRoute RouteOf(const mse::TilingInput& input) {
 void RunAgainstGolden(const mse::TilingInput& tiling_input, bool axis0, int reduction, uint32_t seed) {
   std::mt19937 rng(seed);
   const golden::Tensor predict{
-      ToGolden(tiling_input.predict.dtype), tiling_input.predict.shape,
+      ToGolden(tiling_input.predict.dtype),
+      std::vector<int64_t>(tiling_input.predict.shape.begin(), tiling_input.predict.shape.end()),
       RandomBits(tiling_input.predict.dtype, aclcpu::kernel::Numel(tiling_input.predict.shape), rng)};
   const golden::Tensor label{
-      ToGolden(tiling_input.label.dtype), tiling_input.label.shape,
+      ToGolden(tiling_input.label.dtype),
+      std::vector<int64_t>(tiling_input.label.shape.begin(), tiling_input.label.shape.end()),
       RandomBits(tiling_input.label.dtype, aclcpu::kernel::Numel(tiling_input.label.shape), rng)};
   const mse::TilingData tiling = Tiling(tiling_input);
   std::vector<char> p = Pack(tiling_input.predict.dtype, predict.bits), l = Pack(tiling_input.label.dtype, label.bits);

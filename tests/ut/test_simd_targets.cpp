@@ -18,6 +18,7 @@
 #include "op_host/mse_loss_grad_infer.h"
 #include "op_host/mse_loss_grad_tiling.h"
 #include "op_kernel/mse_loss_grad_kernel.h"
+#include "support/kept_dims.h"
 
 namespace {
 
@@ -69,9 +70,9 @@ std::string RunAndCompare(DType dtype, DType store, const HostTensor& predict, c
     }
     input.operands[mse::kPredict] = view(transposed);
   }
-  EXPECT_TRUE(mse::InferShape(predict.values.shape, label.values.shape, dout.values.shape, &y_view.shape, nullptr));
-  y_view.dtype = dtype;
-  y_view.strides = aclcpu::kernel::ContiguousStrides(y_view.shape);
+  Shape y_shape;
+  EXPECT_TRUE(mse::InferShape(predict.values.shape, label.values.shape, dout.values.shape, &y_shape, nullptr));
+  y_view = support::KeptView(dtype, y_shape);
   const int64_t n = aclcpu::kernel::Numel(y_view.shape);
   std::vector<char> y(static_cast<size_t>(n * aclcpu::kernel::ElementSize(store)) + 64);
   y_view.data = y.data();

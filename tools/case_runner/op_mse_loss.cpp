@@ -50,9 +50,10 @@ struct AlignedFree {
 bool KernelRun(const Case& /*c*/, int64_t attribute, const std::vector<TensorBuffer>& inputs, const TensorBuffer& y,
                std::string* error) {
   mse::TilingInput tiling_input;
-  tiling_input.predict = KernelView(inputs[kSelf]);
-  tiling_input.label = KernelView(inputs[kTarget]);
-  tiling_input.y = KernelView(y);  // infer dtype's: the compute dtype, stored as it is
+  aclcpu::kernel::Shape strides[3];
+  tiling_input.predict = KernelView(inputs[kSelf], &strides[0]);
+  tiling_input.label = KernelView(inputs[kTarget], &strides[1]);
+  tiling_input.y = KernelView(y, &strides[2]);  // infer dtype's: the compute dtype, stored as it is
   tiling_input.store_dtype = y.dtype;
   tiling_input.fused = false;  // the kernel as the graph drives it
   tiling_input.platform = KernelPlatform();

@@ -182,9 +182,9 @@ std::vector<const OpInfo*> OpsOfLevel(bool api) {
 std::string KernelOpNames(bool with_inputs) { return OpNames(OpsOfLevel(false), false, with_inputs); }
 std::string ApiOpNames(bool with_inputs) { return OpNames(OpsOfLevel(true), true, with_inputs); }
 
-aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer) {
-  return aclcpu::kernel::TensorView{buffer.dtype, buffer.shape, aclcpu::kernel::ContiguousStrides(buffer.shape),
-                                    buffer.data};
+aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer, aclcpu::kernel::Shape* strides) {
+  *strides = aclcpu::kernel::ContiguousStrides(buffer.shape);
+  return aclcpu::kernel::TensorView{buffer.dtype, buffer.shape, *strides, buffer.data};
 }
 
 aclcpu::kernel::Platform KernelPlatform() {
@@ -199,11 +199,12 @@ bool RunElementwiseKernel(const std::vector<TensorBuffer>& inputs, const TensorB
   aclcpu::kernel::ElementwiseOpInput input;
   const int count = static_cast<int>(inputs.size());
   const char* data[aclcpu::kernel::kMaxInputs];
+  aclcpu::kernel::Shape strides[aclcpu::kernel::kMaxOperands];
   for (int i = 0; i < count; ++i) {
-    input.operands[i] = KernelView(inputs[i]);
+    input.operands[i] = KernelView(inputs[i], &strides[i]);
     data[i] = inputs[i].data;
   }
-  input.operands[count] = KernelView(y);
+  input.operands[count] = KernelView(y, &strides[count]);
   input.store_dtype = y.dtype;
   input.platform = KernelPlatform();
   aclcpu::kernel::ElementwiseTiling plan;

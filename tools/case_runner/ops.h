@@ -157,8 +157,9 @@ bool RunElementwiseKernel(const std::vector<TensorBuffer>& inputs, const TensorB
 std::unique_ptr<GoldenOutput> MakeElementwiseGolden(Dtype out_dtype, std::vector<int64_t> shape,
                                                     std::function<void(int64_t, int64_t, uint32_t*)> compute);
 
-// A runner's buffer as the layers below the aclnn API see a tensor (contiguous, row-major).
-aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer);
+// A runner's buffer as the layers below the aclnn API see a tensor (contiguous, row-major): its
+// shape read in place, its strides written to *strides (the view reads both: they outlive it).
+aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer, aclcpu::kernel::Shape* strides);
 // The host as a kernel-level case is tiled for: as the aclnn layer tiles (threads, caches).
 aclcpu::kernel::Platform KernelPlatform();
 

@@ -302,8 +302,8 @@ bool PhaseOne::Overlap(int a, int b) const { return spans_[a].Overlaps(spans_[b]
 bool PhaseOne::View(int param, kernel::TensorView* view) const {
   const aclTensor& t = tensor(param);
   const bool computed = kernel::DTypeFromAcl(t.dtype, &view->dtype);
-  view->shape.assign(t.view_dims.data(), t.view_dims.data() + t.view_dims.size());
-  view->strides.assign(t.strides.data(), t.strides.data() + t.strides.size());
+  view->shape = t.view_dims;
+  view->strides = t.strides;
   view->data = static_cast<char*>(t.data) + FirstElementBytes(t);
   return computed;
 }
@@ -354,9 +354,14 @@ StagedInput PhaseOne::StageCast(int param, kernel::TensorView* view, kernel::DTy
                                     ? kernel::PlanIntegerCast(integer, view->shape, view->strides, to, KernelPlatform())
                                     : kernel::PlanCopyToContiguous(*view, to, KernelPlatform());
   StagedInput entry{param, copy, ReserveWorkspace(bytes)};
-  view->strides = kernel::ContiguousStrides(view->shape);  // the kernel reads the copy
+  view->strides = CopyStrides(param);  // the kernel reads the copy
   view->dtype = to;
   return entry;
+}
+
+kernel::Dims PhaseOne::CopyStrides(int param) {
+  copy_strides_[param] = kernel::ContiguousStrides(shape(param));
+  return copy_strides_[param];
 }
 
 uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {

@@ -144,7 +144,8 @@ class PhaseOne {
   bool Empty(int param) const { return numel(param) == 0; }
   bool Overlap(int a, int b) const;
 
-  // A parameter as the layers below the API see it, at phase one's address; filled in place.
+  // A parameter as the layers below the API see it, at phase one's address; filled in place, its
+  // shape and strides read from the tensor's record in place (no dims copied).
   // False when its dtype is none the engine computes with (an integer or bool input, read only
   // through a cast: StageCast; a DOUBLE or complex out): view->dtype then means nothing.
   bool View(int param, kernel::TensorView* view) const;
@@ -167,6 +168,9 @@ class PhaseOne {
   // kernel::PlanIntegerCast rounds); *view (its shape and strides; its dtype is read only for a
   // floating param) becomes the copy's.
   StagedInput StageCast(int param, kernel::TensorView* view, kernel::DType to);
+  // The strides of a contiguous copy of param's view, held by the call: for the views that read
+  // such a copy (a staged input, an out computed in the workspace).
+  kernel::Dims CopyStrides(int param);
   // Reserves bytes of workspace (64-byte aligned) and returns their offset.
   uint64_t ReserveWorkspace(uint64_t bytes);
   uint64_t workspace_size() const { return workspace_size_; }
@@ -213,6 +217,7 @@ class PhaseOne {
   TensorParam params_[kMaxParams];      // the first count_ set by Resolve
   BorrowedTensor tensors_[kMaxParams];  // lent for the call: no one destroys or changes them meanwhile
   ByteSpan spans_[kMaxParams];
+  kernel::Shape copy_strides_[kMaxParams];  // CopyStrides
   uint64_t workspace_size_ = 0;
   // This call's key in this thread's aclnn cache, when Publish is to keep its executor there.
   ExecutorCache* cache_ = nullptr;

@@ -34,7 +34,7 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
         kernel::PlanWideCast(launch.compute, y.shape, wide, y.strides, KernelPlatform()));
     out_cast->at = static_cast<int64_t>(
         call.ReserveWorkspace(static_cast<uint64_t>(kernel::Numel(y.shape) * kernel::ElementSize(launch.compute))));
-    y.strides = kernel::ContiguousStrides(y.shape);
+    y.strides = call.CopyStrides(launch.out);
     y.dtype = launch.compute;
   }
   input->store_dtype = y.dtype;

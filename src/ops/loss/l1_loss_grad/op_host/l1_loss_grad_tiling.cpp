@@ -5,8 +5,7 @@
 namespace aclcpu {
 namespace l1_loss_grad {
 
-float Scale(const Attributes& attributes, const kernel::Shape& grads, const kernel::Shape& label,
-            const kernel::Shape& y) {
+float Scale(const Attributes& attributes, kernel::Dims grads, kernel::Dims label, kernel::Dims y) {
   if (attributes.reduction != loss::Reduction::kMean) return 1.0f;
   if (attributes.route == KernelRoute::kTbe) {
     double elements = 1.0;  // Python's float product of the dims, then its reciprocal, then float32
@@ -25,7 +24,7 @@ bool ComputeTiling(kernel::ElementwiseOpInput* input, const Attributes& attribut
   input->names = names.operands;
   input->num_inputs = kY;
   input->scalar_input = kScalarInput;
-  const kernel::Shape& label = input->operands[kLabel].shape;
+  const kernel::Dims label = input->operands[kLabel].shape;
   if (attributes.reduction == loss::Reduction::kMean && kernel::Numel(label) == 0) {
     *error =
         "L1LossGrad: label cannot be empty when reduction is mean (label shape " + kernel::ShapeToString(label) + ")";

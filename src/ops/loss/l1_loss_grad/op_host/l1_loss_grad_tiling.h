@@ -47,8 +47,7 @@ using TilingData = kernel::ElementwiseTiling;
 
 // The mean's scale on a route: kArch35 from label's dims (as the kernel receives label: y's when
 // inputs_broadcast), kTbe from grads' (y's when inputs_broadcast). 1 for none and sum.
-float Scale(const Attributes& attributes, const kernel::Shape& grads, const kernel::Shape& label,
-            const kernel::Shape& y);
+float Scale(const Attributes& attributes, kernel::Dims grads, kernel::Dims label, kernel::Dims y);
 
 // *input holds the operands (views, y of the compute dtype), the store dtype and the platform;
 // this sets the rest (names, the scalar input, the Dag's scalars) and fills *data, or returns

@@ -109,13 +109,13 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
                       " must have one dtype",
                   error);
     }
-    if (input.predict.shape != input.label.shape) {
+    if (!kernel::SameDims(input.predict.shape, input.label.shape)) {
       return Fail("predict " + kernel::ShapeToString(input.predict.shape) + " and label " +
                       kernel::ShapeToString(input.label.shape) + " must have one shape",
                   error);
     }
     if (input.reduce_axis0) return Fail("the sum over dim 0 is a step of the aclnn layer (fused only)", error);
-    shape = input.predict.shape;
+    shape.assign(input.predict.shape.begin(), input.predict.shape.end());
   }
   // Filled in place, field by field (it is copied into the executor next): resetting the whole of
   // it would copy every plan the variant can hold.
@@ -133,7 +133,7 @@ bool ComputeTiling(const TilingInput& input, TilingData* data, std::string* erro
   result.threads = 1;
   result.workspace_bytes = 0;
   const kernel::Shape expected_y = ReducedShape(shape, input.reduction, input.reduce_axis0);
-  if (input.y.shape != expected_y) {
+  if (!kernel::SameDims(input.y.shape, expected_y)) {
     return Fail("y " + kernel::ShapeToString(input.y.shape) + " is not " + kernel::ShapeToString(expected_y) +
                     " for reduction " + loss::ReductionName(input.reduction),
                 error);

@@ -14,7 +14,7 @@ bool ComputeTiling(kernel::ElementwiseOpInput* input, const Attributes& attribut
   input->scalar_input = kScalarInput;
   input->scalars[0] = 2.0f;
   if (attributes.reduction == loss::Reduction::kMean) {
-    const kernel::Shape& predict = input->operands[kPredict].shape;
+    const kernel::Dims predict = input->operands[kPredict].shape;
     const int64_t numel = kernel::Numel(predict);
     if (numel == 0) {
       *error = "MseLossGrad: predict cannot be empty when reduction is mean (predict shape " +
