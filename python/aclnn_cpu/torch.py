@@ -155,8 +155,8 @@ _inductor_keeps_calls = False
 
 
 def _keep_calls_in_inductor():
-    """Takes the two operators out of inductor's decompositions; it then calls them through the
-    dispatcher (config.implicit_fallbacks), reaching whichever CPU kernel is registered at run time.
+    """Takes the two operators out of inductor's decompositions and gives it a lowering that calls
+    them through the dispatcher, reaching whichever CPU kernel is registered at run time.
     Called under _lock by enable(); torch 1.13 has no inductor."""
     global _inductor_keeps_calls
     if not hasattr(torch, "compile"):
@@ -179,6 +179,7 @@ def _keep_calls_in_inductor():
         raise RuntimeError(f"aclnn_cpu.torch: this torch's inductor still decomposes {', '.join(still)}, so a model "
                            "compiled with torch.compile would compute PyTorch's numbers; call "
                            "aclnn_cpu.torch.mse_loss, or compile with backend='aot_eager', or run uncompiled")
+    _register_inductor_fallbacks()
     if _inductor_keeps_calls:
         return
     # AOTAutograd's disk cache keys a graph before its decomposition, without the table: a graph
@@ -190,6 +191,22 @@ def _keep_calls_in_inductor():
     if loaded_before:  # graphs this process compiled and decomposed before now: compile them again
         torch.compiler.reset()
     _inductor_keeps_calls = True
+
+
+def _register_inductor_fallbacks():
+    """Gives inductor its lowering of the two operators now: a call through the dispatcher. Left to
+    find them without one, inductor makes that same call itself (an implicit fallback) -- except where
+    the environment sets CI, as GitHub Actions and GitLab CI do: there it refuses to fall back on an
+    operator torch has a decomposition for ("make_fallback(aten.mse_loss.default): a decomposition
+    exists"), and a graph compiled anew fails. The layouts are the ones the implicit fallback would
+    ask for: the loss as aten's kernel lays out its result; the gradient, in a backward graph,
+    from contiguous inputs."""
+    from torch._inductor import lowering
+
+    aten = torch.ops.aten
+    for op, layout in ((aten.mse_loss.default, None), (aten.mse_loss_backward.default, lowering.require_contiguous)):
+        if op not in lowering.lowerings:
+            lowering.make_fallback(op, layout_constraint=layout, warn=False)
 
 
 _lock = threading.Lock()
