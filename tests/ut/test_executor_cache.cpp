@@ -15,6 +15,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "nnopbase/executor_cache.h"
 #include "support/api_support.h"
@@ -187,6 +188,29 @@ TEST_F(CachedPageCall, AnOutputAdmittedAgainReadOnlyIsRefused) {
   ASSERT_EQ(pages.Unregister(3), ACL_SUCCESS);
   ASSERT_EQ(pages.Register(3, ACL_HOST_REGISTER_READONLY), ACL_SUCCESS);
   EXPECT_FAILS(call.PhaseOne(), ACLNN_ERR_PARAM_INVALID, "out", "read-only");
+}
+
+TEST(ExecutorCache, AnEmptyCallBesideMemoryFreedSinceIsRefusedAsUncached) {
+  // self and out of shape (0), target (1) in an allocation: nothing to compute, but target's memory
+  // is checked. Freed, the repeated call must be refused as a first call would be.
+  support::EnsureRuntime();
+  const int64_t empty[] = {0}, one[] = {1}, strides[] = {1};
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclTensor* self = aclCreateTensor(empty, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, empty, 1, nullptr);
+  aclTensor* out = aclCreateTensor(empty, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, empty, 1, nullptr);
+  aclTensor* target = aclCreateTensor(one, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, one, 1, memory);
+  const auto phase_one = [&] {
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = aclnnMseLossGetWorkspaceSize(self, target, 0, out, &workspace_size, &executor);
+    if (executor != nullptr) aclDestroyAclOpExecutor(executor);
+    return status;
+  };
+  EXPECT_EQ(phase_one(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtFree(memory), ACL_SUCCESS);
+  EXPECT_FAILS(phase_one(), ACLNN_ERR_PARAM_INVALID, "target storage");
+  for (aclTensor* t : {self, target, out}) aclDestroyTensor(t);
 }
 
 TEST(ExecutorCache, TheThreadSettingIsPartOfTheCall) {

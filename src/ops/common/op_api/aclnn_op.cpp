@@ -428,6 +428,9 @@ aclnnStatus PhaseOne::Publish(uint64_t* workspace_size, aclOpExecutor** executor
 }
 
 aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor) {
+  // Not kept in the aclnn cache: the executor holds no allocation, so a repeat could not be
+  // checked against the memory the uncached call checks (freed, or registered read-only since).
+  cache_ = nullptr;
   for (int i = 0; i < count_; ++i) {  // nothing touched
     made_.spec().arguments[i].storage_bytes = 0;
     made_.allocation(i) = nullptr;
