@@ -27,7 +27,7 @@
 #include "bench_cases.h"
 #include "kernel/float_convert.h"
 #include "nnopbase/nnopbase_internal.h"
-#include "op_kernel/mse_loss_grad_kernel.h"
+#include "ops/loss/mse_loss_grad/mse_loss_grad_op.h"
 
 namespace {
 

@@ -110,8 +110,11 @@ def read_python_vs_torch(path):
     """Rows of python_vs_torch.py's table as dicts, and the table's provenance and torch version."""
     lines = path.read_text(encoding="utf-8").splitlines()
     version = next((l.strip() for l in lines if l.startswith("aclnn_cpu ")), "")
+    # The first table only (the MSE pair); a run of several losses prints one table each.
+    first = next((i for i, l in enumerate(lines) if l.startswith("|")), len(lines))
+    end = next((i for i in range(first, len(lines)) if not lines[i].startswith("|")), len(lines))
     out = []
-    for cells in rows(lines):
+    for cells in rows(lines[:end]):
         out.append({"threads": int(cells[0]), "dtype": cells[1], "size": elements(cells[2]),
                     "forward": ratio(cells[5]), "backward": ratio(cells[8])})
     return out, provenance(lines), version

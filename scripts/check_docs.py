@@ -15,12 +15,20 @@
     examples/python/documented_calls.expected, and README's "A call from Python" block, run when
     `import aclnn_cpu` works (PYTHONPATH: the build's python/), prints the output shown under it;
 (e) every docs/ file that source, build and test files name exists;
-(f) a README section the docs name in quotes ("README, \"Quick start\"") is still in README.
+(f) a README section the docs name in quotes ("README, \"Quick start\"") is still in README;
+(g) every path of another repository the docs name -- a code span right after the repository's
+    name, in the same clause of its paragraph, or a command's path inside a clone (ops-nn/...) -- is
+    one that scripts/other-repository-paths.txt lists; that list is checked against clones of those
+    repositories with --other-repo NAME=DIR (a path is found when a file or directory there ends
+    with it);
+(h) test counts and times of the test command ("433 tests", "302 of 302 passed", "20 min in all")
+    appear in docs/test-run.md alone, which scripts/test_figures.py makes from a run.
 
 Every problem is printed as `path:line: message`; the exit status is 1 if there is any. Python 3's
 standard library only.
 """
 import argparse
+import fnmatch
 import glob
 import os
 import re
@@ -39,6 +47,17 @@ FOREIGN_REPO = re.compile(r"(hicann/[\w.-]+|ops-nn|ops-math|asc-devkit|mstt|mspr
                           r"ops-test-kit|pytorch|torch|numpy|CANN toolkit|the runtime's)\W*$", re.IGNORECASE)
 # Build outputs and install trees named in commands: not in the repository.
 OUTPUT_PREFIXES = ("build/", "_install/", "venv/", "build-")
+# One name for each repository (g): hicann/<name> is <name>, msprobe lives in mstt.
+REPO_ALIASES = {"msprobe": "mstt", "mindstudio-probe": "mstt", "the runtime's": "runtime", "torch": "pytorch"}
+# A path in a code span: no spaces, at least one slash.
+PATH_LIKE = re.compile(r"[\w.<>*{}\[\]-]+(/[\w.<>*{}\[\]-]*)+")
+# In a command, a path inside a clone of another repository, by its directory's name.
+CLONE_PATH = re.compile(r"(?<![\w/.-])(ops-nn|ops-math|ops-test-kit|opbase|asc-devkit|mstt)/([\w.<>*/-]+)")
+# The paths in other repositories the docs name: (doc, line, repository, path), gathered by (b).
+OTHER_PATHS_NAMED = []
+OTHER_PATHS = os.path.join("scripts", "other-repository-paths.txt")
+# The page that holds the test command's figures (h), made by scripts/test_figures.py.
+FIGURES_PAGE = "docs/test-run.md"
 
 problems = []
 
@@ -213,28 +232,67 @@ def path_exists(root, token):
     return True
 
 
-def check_code_paths(root, doc, text):
+def other_repository(before):
+    """The repository other than this one whose path a code span gives, from the text before it in
+    its paragraph: "hicann/runtime (`src/...`)", "ops-nn's `loss/...`"; None for this one's."""
+    clause = re.split(r"[.;:|]\s|\)\s*[,;]|--", before)[-1]
+    clause = re.sub(r"\([^()]*\)", "", clause)  # closed parentheses before it are not its context
+    m = FOREIGN_REPO.search(re.sub(r"(`[^`]*`|'s|[\s(,]|\bin\b|\bat\b|\bfrom\b)+$", "", clause))
+    if not m:
+        return None
+    name = m.group(1).lower()
+    name = name[len("hicann/"):] if name.startswith("hicann/") else name
+    return REPO_ALIASES.get(name, name)
+
+
+def paragraphs(text):
+    """Each paragraph's (line number, line) pairs; code blocks as ('code', start, info, body). A table
+    row and a heading are paragraphs of their own."""
+    current = []
     for part in split_markdown(text):
         if part[0] == "code":
-            _, start, info, body = part
+            if current:
+                yield current
+                current = []
+            yield part
+            continue
+        _, line_no, line = part
+        alone = line.lstrip().startswith(("|", "#"))
+        if not line.strip() or alone:
+            if current:
+                yield current
+                current = []
+            if alone:
+                yield [(line_no, line)]
+            continue
+        current.append((line_no, line))
+    if current:
+        yield current
+
+
+def check_code_paths(root, doc, text):
+    """(b), and collects (g)'s paths in other repositories into OTHER_PATHS_NAMED."""
+    for para in paragraphs(text):
+        if isinstance(para, tuple):
+            _, start, info, body = para
             for k, line in enumerate(body):
                 for token in path_candidates(line):
                     if not path_exists(root, token):
                         problem(doc, start + 1 + k, "code block names %s, which is not in the repository" % token)
+                for m in CLONE_PATH.finditer(line):  # a clone's directory named as in a command
+                    OTHER_PATHS_NAMED.append((doc, start + 1 + k, REPO_ALIASES.get(m.group(1), m.group(1)), m.group(2)))
             continue
-        _, line_no, line = part
-        for m in INLINE_CODE.finditer(line):
-            before = line[:m.start()]
-            # "hicann/runtime (`src/...`)", "ops-nn's `loss/...`": a path of the repository named just before.
-            clause = re.split(r"[.;:]\s|\)\s*[,;]|--", before)[-1]
-            clause = re.sub(r"\([^()]*\)", "", clause)  # closed parentheses before it are not its context
-            if FOREIGN_REPO.search(re.sub(r"(`[^`]*`|'s|[\s(,]|\bin\b|\bat\b|\bfrom\b)+$", "", clause)):
-                if os.environ.get("CHECK_DOCS_DEBUG"):
-                    print("skipped (another repository's):", doc, line_no, m.group(2))
-                continue
-            for token in path_candidates(m.group(2)):
-                if not path_exists(root, token):
-                    problem(doc, line_no, "`%s` names %s, which is not in the repository" % (m.group(2), token))
+        for k, (line_no, line) in enumerate(para):
+            for m in INLINE_CODE.finditer(line):
+                before = "\n".join(l for _, l in para[:k]) + "\n" + line[:m.start()]
+                repository = other_repository(before)
+                if repository:
+                    if PATH_LIKE.fullmatch(m.group(2)):
+                        OTHER_PATHS_NAMED.append((doc, line_no, repository, m.group(2)))
+                    continue
+                for token in path_candidates(m.group(2)):
+                    if not path_exists(root, token):
+                        problem(doc, line_no, "`%s` names %s, which is not in the repository" % (m.group(2), token))
 
 
 # ---- (c) Quick start and CI ---------------------------------------------------------------------
@@ -502,13 +560,89 @@ def check_readme_sections(root, doc, text):
                 problem(doc, part[1], "names README's section \"%s\", which README no longer has" % m.group(1))
 
 
+# ---- (g) paths in other repositories ------------------------------------------------------------
+
+def read_other_paths(root):
+    """{(repository, path)} that OTHER_PATHS lists: "<repository> <path>" a line, # comments."""
+    listed = set()
+    try:
+        lines = open(os.path.join(root, OTHER_PATHS), encoding="utf-8").read().split("\n")
+    except OSError as e:
+        problem(OTHER_PATHS, 1, "unreadable: %s" % e)
+        return listed
+    for k, line in enumerate(lines):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            problem(OTHER_PATHS, k + 1, "expected \"<repository> <path>\", not %r" % line)
+            continue
+        listed.add((fields[0], fields[1]))
+    return listed
+
+
+def found_in_clone(clone, path, relpaths):
+    """Whether some file or directory of the clone ends with path (<name> and * match a component)."""
+    pattern = re.sub(r"<[^>]*>", "*", path.rstrip("/"))
+    return any(fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel, "*/" + pattern) for rel in relpaths)
+
+
+def check_other_paths(root, clones):
+    """Every path of another repository the docs name is one OTHER_PATHS lists, as found in a clone
+    of that repository; with --other-repo NAME=DIR, every path listed for NAME is found in DIR."""
+    listed = read_other_paths(root)
+    for doc, line, repository, path in OTHER_PATHS_NAMED:
+        if (repository, path) not in listed:
+            problem(doc, line, "names %s's %s, which %s does not list as found in a clone of %s"
+                    % (repository, path, OTHER_PATHS, repository))
+    for name, clone in clones:
+        relpaths = []
+        for dirpath, dirnames, filenames in os.walk(clone):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            rel = os.path.relpath(dirpath, clone)
+            for entry in dirnames + filenames:
+                relpaths.append(entry if rel == "." else rel.replace(os.sep, "/") + "/" + entry)
+        for repository, path in sorted(listed):
+            if repository == name and not found_in_clone(clone, path, relpaths):
+                problem(OTHER_PATHS, 1, "%s has no %s (the clone %s)" % (name, path, clone))
+
+
+# ---- (h) one source per figure ----------------------------------------------------------------------
+
+# A count of tests or a duration of the test command: the figures FIGURES_PAGE alone gives.
+RUN_FIGURE = re.compile(r"\b\d[\d,]* tests\b|\b\d[\d,]* of \d[\d,]* passed\b|\btest command took\b|"
+                        r"\b\d+ min(utes)?\b[^.]*\bin all\b")
+
+
+def check_figures(docs_text):
+    for doc, text in docs_text.items():
+        if doc == FIGURES_PAGE:
+            continue
+        for part in split_markdown(text):
+            if part[0] != "text":
+                continue
+            m = RUN_FIGURE.search(strip_inline_code(part[2]))
+            if m:
+                problem(doc, part[1], "\"%s\": test counts and times of the test command live in %s alone "
+                        "(scripts/test_figures.py makes it from a run): link there" % (m.group(0), FIGURES_PAGE))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     ap.add_argument("--python", default=sys.executable,
                     help="the interpreter that runs README's Python call (default: this one)")
     ap.add_argument("--pythonpath", default="", help="put before PYTHONPATH when running it (the build's python/)")
+    ap.add_argument("--other-repo", action="append", default=[], metavar="NAME=DIR",
+                    help="check the paths %s lists for repository NAME in its clone DIR (g)" % OTHER_PATHS)
     args = ap.parse_args()
+    clones = []
+    for spec in args.other_repo:
+        name, _, clone = spec.partition("=")
+        if not clone or not os.path.isdir(clone):
+            ap.error("--other-repo wants NAME=DIR with DIR a clone, not %r" % spec)
+        clones.append((name, clone))
     root = os.path.abspath(args.root)
     docs = ["README.md"] + sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "*.md")))
     docs_text = {}
@@ -524,6 +658,8 @@ def main():
     check_quick_start(root, docs_text.get("README.md", ""))
     check_outputs(root, docs_text, args.python, args.pythonpath)
     check_doc_references(root)
+    check_other_paths(root, clones)
+    check_figures(docs_text)
     for path, line, message in sorted(set(problems), key=lambda p: (p[0], p[1], p[2])):
         print("%s:%d: %s" % (path, line, message))
     print("check_docs: %d problem(s) in %d document(s)" % (len(set(problems)), len(docs)))

@@ -19,6 +19,10 @@
 #                 [-2, 2] default (checked in the dumped inputs), TTK's aclnn-level table refused
 #                 row by row, an unknown operator among known ones, a prefixed aclnn_name, and an
 #                 unusable file beside good ones
+#      conventions: what CI tools do: --version, --list-ops, exit code 5 and a sentence when no run
+#                 is selected, an unusable file as an error in --junit and --report, progress lines
+#                 when stderr is no terminal, directories scanned, --maxfail, --shard by size, and
+#                 dumps that compare mode reads back
 foreach(var RUNNER CASES WORK_DIR MODE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "${var} is not set")
@@ -36,11 +40,20 @@ set(samples ${csv} ${real_csv} ${json} ${forward_csv} ${forward_json})
 set(sample_summary "107 passed, 0 failed, 3 skipped")
 set(sample_note "NOTE 6 rows of reducing ops \\(mean, sum\\) have output_shapes other than infer shape's 0-d y, such as the input's shape or \\(1,\\): judged against infer shape's\n")
 
-# run(<expected exit code> <runner arguments>...): stdout in `out`, stderr in `err`.
+# run(<expected exit code> <runner arguments>...): stdout in `out`, stderr in `err`. A report's
+# summary line must end in its elapsed time ("... in 0.42 s"), which `out` holds without: the rest
+# of a report is the same from run to run.
 function(run expected)
   execute_process(COMMAND ${EMULATOR} ${RUNNER} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
   if(NOT expected STREQUAL "any" AND NOT rc STREQUAL "${expected}")
     message(FATAL_ERROR "exit code ${rc}, expected ${expected}: ${RUNNER} ${ARGN}\n${stdout}\n${stderr}")
+  endif()
+  if(stdout MATCHES "(^|\n)[0-9]+ passed, [0-9]+ failed[^\n]*\n$")
+    set(elapsed " in ([0-9]+\\.[0-9]+ s|[0-9]+ min [0-9]+ s|[0-9]+ h [0-9]+ min)\n$")
+    if(NOT stdout MATCHES "${elapsed}")
+      message(FATAL_ERROR "the summary line has no elapsed time: ${RUNNER} ${ARGN}\n${stdout}")
+    endif()
+    string(REGEX REPLACE "${elapsed}" "\n" stdout "${stdout}")
   endif()
   set(out "${stdout}" PARENT_SCOPE)
   set(err "${stderr}" PARENT_SCOPE)
@@ -86,9 +99,10 @@ if(MODE STREQUAL "corrupt")
          "\nFAIL bad_forward_shapes_differ \\([^\n]*line 12\\): infer shape rejected the case: predict \\[4\\] and label \\[1\\] differ in shape\n"
          "\nFAIL bad_forward_dtypes_differ \\([^\n]*line 13\\): tiling rejected the case: MseLoss: predict FLOAT, label FLOAT16 and y FLOAT must have one dtype\n"
          "\nFAIL bad_forward_output_dtype \\([^\n]*line 14\\): output_dtypes says float32 but infer dtype gives float16\n"
-         "\nUNREADABLE [^\n]*corrupt.csv line 15 \\(bad_op_name_empty_four_inputs\\): field op_name: empty, and 4 input shapes fit no operator. name one of mse_loss_grad \\(predict, label, dout\\)[^\n]* mse_loss \\(predict, label\\)"
+         "\nUNREADABLE [^\n]*corrupt.csv line 15 \\(bad_op_name_empty_four_inputs\\): field op_name: empty, and 4 input shapes fit no operator. name one of [^\n]*mse_loss \\(predict, label\\)"
+         "\nUNREADABLE [^\n]*corrupt.csv line 15 \\(bad_op_name_empty_four_inputs\\): [^\n]*mse_loss_grad \\(predict, label, dout\\)"
          "\nUNREADABLE [^\n]*corrupt.csv line 16 \\(bad_output_shapes_two\\): field output_shapes: expected one shape"
-         "\nUNREADABLE [^\n]*corrupt.json case id 9 at line 51 \\(bad_forward_no_aclnn_name#9\\): field aclnn_name: missing, and the tensors it lists \\(self, target\\) fit MseLoss or MseLossOut. name one of "
+         "\nUNREADABLE [^\n]*corrupt.json case id 9 at line 51 \\(bad_forward_no_aclnn_name#9\\): field aclnn_name: missing, and the tensors it lists \\(self, target\\) fit [^\n]*MseLoss, MseLossOut[^\n]*. name one of "
          "\nFAIL bad_forward_no_broadcast#10 \\([^\n]*\\): aclnnMseLossOutGetWorkspaceSize returned 161002: [^\n]*do not broadcast"
          "\nNOTE 1 row of reducing ops \\(mean, sum\\) has output_shapes other than infer shape's 0-d y[^\n]*\n[0-9]+ passed")
   if(out MATCHES "(good_csv_last|good_json_first#8|good_json_last|reduction=2)")
@@ -103,8 +117,8 @@ elseif(MODE STREQUAL "unusable")
   expect("${err}" "not_a_case.txt: not a case file: neither a JSON array nor a CSV table")
   run(2 ${CASES}/bad/broken.json)
   expect("${err}" "broken.json: JSON: line 4 column 63: expected ',' or '}'")
-  run(2 ${CASES})
-  expect("${err}" "is a directory")
+  run(2 ${WORK_DIR})
+  expect("${err}" "case_runner_unusable: no case file \\(\\*.csv, \\*.json\\) in the directory or under it")
   # An unusable file does not stop the others: they run, it is reported in the report and on
   # stderr, and the exit status is 2 although every case passed.
   run(2 ${csv} ${WORK_DIR}/missing.csv ${CASES}/bad/not_a_case.txt)
@@ -124,7 +138,7 @@ elseif(MODE STREQUAL "unusable")
 elseif(MODE STREQUAL "compare")
   # An NPU-style output directory: each run's golden saved as <case name>.npy.
   run(0 --dump-all ${WORK_DIR}/dump ${samples})
-  file(GLOB goldens ${WORK_DIR}/dump/*.golden.npy ${WORK_DIR}/dump/*.golden.bf16-as-u2.npy)
+  file(GLOB goldens ${WORK_DIR}/dump/*.golden.npy)
   list(LENGTH goldens count)
   if(NOT count EQUAL 107)
     message(FATAL_ERROR "expected 107 dumped goldens, found ${count}")
@@ -132,7 +146,7 @@ elseif(MODE STREQUAL "compare")
   file(MAKE_DIRECTORY ${WORK_DIR}/npu)
   foreach(golden IN LISTS goldens)
     get_filename_component(name ${golden} NAME)
-    string(REGEX REPLACE "\\.golden\\..*$" ".npy" name "${name}")
+    string(REGEX REPLACE "\\.golden\\.npy$" ".npy" name "${name}")
     execute_process(COMMAND ${CMAKE_COMMAND} -E copy ${golden} ${WORK_DIR}/npu/${name})
   endforeach()
   run(0 --compare ${WORK_DIR}/npu ${samples})
@@ -196,8 +210,8 @@ elseif(MODE STREQUAL "reproduce")
   # Another seed, other inputs; the report's first line says which.
   run(0 --seed 7 --filter "kernel_bf16_sum_broad*" --dump-all ${WORK_DIR}/seed7 ${csv})
   expect("${out}" "^seed 7 soc [A-Za-z0-9_-]+\n")
-  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK_DIR}/seed7/kernel_bf16_sum_broadcast.predict.bf16-as-u2.npy
-                          ${WORK_DIR}/all/kernel_bf16_sum_broadcast.predict.bf16-as-u2.npy RESULT_VARIABLE differ)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK_DIR}/seed7/kernel_bf16_sum_broadcast.predict.npy
+                          ${WORK_DIR}/all/kernel_bf16_sum_broadcast.predict.npy RESULT_VARIABLE differ)
   if(NOT differ)
     message(FATAL_ERROR "seed 7 gave the inputs of seed 1")
   endif()
@@ -224,6 +238,15 @@ elseif(MODE STREQUAL "installed")
   set(RUNNER ${WORK_DIR}/prefix/bin/aclnn_case_runner)
   run(0 ${samples})
   expect("${out}" "\n${sample_note}${sample_summary}\n$")
+  # set_env.sh puts bin/ on PATH, where the wheel's command name, aclnn-case-runner, is the program too.
+  execute_process(COMMAND bash -c "source \"$1/set_env.sh\" && command -v aclnn-case-runner" sh ${WORK_DIR}/prefix
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE found OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(rc OR NOT found STREQUAL "${WORK_DIR}/prefix/bin/aclnn-case-runner")
+    message(FATAL_ERROR "after set_env.sh, aclnn-case-runner is \"${found}\" (${rc}), not the install's")
+  endif()
+  set(RUNNER ${found})
+  run(0 --version)
+  expect("${out}" "^aclnn_case_runner [0-9.]+\n$")
 
 elseif(MODE STREQUAL "jobs")
   set(all ${samples} ${CASES}/bad/corrupt.csv ${CASES}/bad/corrupt.json)
@@ -328,9 +351,10 @@ elseif(MODE STREQUAL "forward")
   expect("${out}" "^seed 1 soc [A-Za-z0-9_-]+\n2 passed, 0 failed\n$")
   run(0 --filter fwd_bf16_sum_output_0d ${forward_csv})
   expect("${out}" "^seed 1 soc [A-Za-z0-9_-]+\n1 passed, 0 failed\n$")
-  # Rows that name no op run the one op that takes that many inputs.
+  # Each row runs the op it names (one that names none and whose input count fits several ops is
+  # refused: test_case_runner.cpp, ForwardTableForms).
   run(0 --list ${forward_csv})
-  expect("${out}" "\nfwd_op_name_empty_two_inputs \\([^\n]*\\): mse_loss predict float16 \\[9\\], label float16 \\[9\\]\n"
+  expect("${out}" "\nfwd_two_inputs_op_named \\([^\n]*\\): mse_loss predict float16 \\[9\\], label float16 \\[9\\]\n"
          "\ngrad_three_inputs_named \\([^\n]*\\): mse_loss_grad predict float16 \\[9\\], label float16 \\[9\\], dout float16 \\[\\]\n"
          "\nfwd_default_reduction_no_attributes \\([^\n]*\\): mse_loss ")
   # out: the promotion of the two dtypes; 0-d (MseLoss) or without dim 0 (MseLossOut) for mean and sum.
@@ -339,7 +363,7 @@ elseif(MODE STREQUAL "forward")
   run(0 --filter "test_mse_loss_out#[01]" --dump-all ${WORK_DIR}/out ${forward_json})
   foreach(check "mixed/test_mse_loss#2.golden.npy|'<f4'.*'shape': \\(\\)"
                 "mixed/test_mse_loss#3.golden.npy|'<f4'.*'shape': \\(5, 3, 4\\)"
-                "same/test_mse_loss#1.golden.bf16-as-u2.npy|'<u2'.*'shape': \\(\\)"
+                "same/test_mse_loss#1.golden.npy|'<u2'.*'shape': \\(\\)"
                 "out/test_mse_loss_out#0.golden.npy|'<f4'.*'shape': \\(5, 4\\)"
                 "out/test_mse_loss_out#1.golden.npy|'<f4'.*'shape': \\(3,\\)")
     string(REPLACE "|" ";" check "${check}")
@@ -515,6 +539,114 @@ elseif(MODE STREQUAL "ttk_forms")
   if(NOT above_one EQUAL 64 OR negative GREATER 0)
     message(FATAL_ERROR "rng_short_list_padded.predict: not in [5, 6]: ${stats}")
   endif()
+
+elseif(MODE STREQUAL "conventions")
+  run(0 --version)
+  expect("${out}" "^aclnn_case_runner [0-9]+\\.[0-9]+\\.[0-9]+\n$")
+  # Every operator, as both formats name it and its inputs; an API without kernel rows says so.
+  run(0 --list-ops)
+  expect("${out}" "(^|\n)api MseLossBackward \\(self, target, gradOutput\\). kernel mse_loss_grad \\(predict, label, dout\\)\n"
+         "\napi MseLossOut \\(self, target\\). kernel none\n")
+
+  # Nothing selected: exit code 5 (pytest's) and one sentence on stderr, whatever the reason; the
+  # JUnit file is still written, empty.
+  run(5 --filter "nomatch*" --junit ${WORK_DIR}/none.xml ${csv})
+  expect("${err}" "^aclnn_case_runner: no run selected: --filter 'nomatch\\*' matches no run of the 23 cases in the files\n$")
+  execute_process(COMMAND ${EMULATOR} ${JUNIT_CHECK} ${WORK_DIR}/none.xml 0 0 0 RESULT_VARIABLE rc OUTPUT_VARIABLE check
+                  ERROR_VARIABLE check)
+  if(rc)
+    message(FATAL_ERROR "the JUnit file of no run does not check (${rc}): ${check}")
+  endif()
+  run(5 --list --filter "nomatch*" ${csv})
+  file(WRITE ${WORK_DIR}/header_only.csv "testcase_name,input_shapes,input_dtypes\n")
+  run(5 ${WORK_DIR}/header_only.csv)
+  expect("${err}" "no run selected: the files hold no case\n")
+  run(5 --shard 2/2 --filter kernel_fp32_mean_same_shape ${csv})
+  expect("${err}" "no run selected: shard 2/2 holds none of the 1 run selected \\(more shards than runs\\)")
+
+  # A file that cannot be used is an error entry in --junit and --report beside the runs.
+  run(2 --junit ${WORK_DIR}/unusable.xml --report ${WORK_DIR}/unusable.json ${csv} ${WORK_DIR}/missing.csv)
+  execute_process(COMMAND ${EMULATOR} ${JUNIT_CHECK} ${WORK_DIR}/unusable.xml 24 0 1 1 RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE check ERROR_VARIABLE check)
+  if(rc)
+    message(FATAL_ERROR "the JUnit file with an unusable file does not check (${rc}): ${check}")
+  endif()
+  file(READ ${WORK_DIR}/unusable.xml xml)
+  expect("${xml}" "<testsuite name=\"[^\"]*missing.csv\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\""
+         "<testcase name=\"[^\"]*missing.csv\" classname=\"unusable\"[^>]*>\n *<error message=\"UNUSABLE [^\"]*missing.csv: cannot open: ")
+  file(READ ${WORK_DIR}/unusable.json report)
+  expect("${report}" "\"errors\":1," "\"op\":\"unusable\",\"outcome\":\"error\",\"line\":\"UNUSABLE [^\"]*missing.csv: cannot open")
+
+  # stderr is no terminal here: a line at once, then progress every --heartbeat seconds, and once more
+  # at the end when that time has passed since the last (the runs take more than 1 ms).
+  run(0 --heartbeat 0.001 ${csv})
+  expect("${err}" "(^|\n)aclnn_case_runner: 23 runs to run. a progress line every 0.00 s\n"
+         "\naclnn_case_runner: 23/23 runs done, 0 failed, [0-9.]+ s elapsed\n")
+  run(0 --heartbeat 0 ${csv})
+  if(NOT err STREQUAL "")
+    message(FATAL_ERROR "--heartbeat 0 printed progress:\n${err}")
+  endif()
+
+  # A directory: its *.csv and *.json files at any depth in path order, hidden ones left out; a file
+  # of those kinds that is not a case file is passed over with a note. The same runs as the files.
+  file(MAKE_DIRECTORY ${WORK_DIR}/tree/loss/a/tests ${WORK_DIR}/tree/.hidden)
+  file(COPY ${csv} DESTINATION ${WORK_DIR}/tree/loss/a/tests)
+  file(COPY ${json} DESTINATION ${WORK_DIR}/tree/loss)
+  file(COPY ${csv} DESTINATION ${WORK_DIR}/tree/.hidden)
+  file(WRITE ${WORK_DIR}/tree/loss/settings.json "{\"not\": \"a case list\"}\n")
+  file(WRITE ${WORK_DIR}/tree/notes.txt "not a case file\n")
+  run(0 --list ${WORK_DIR}/tree)
+  expect("${err}" "tree: passed over 1 file that is not a case file, such as [^\n]*settings.json\n")
+  string(REGEX REPLACE " \\([^\n]*\\.(csv|json)[^\n]*\\):" ":" from_tree "${out}")
+  run(0 --list ${csv} ${json})
+  string(REGEX REPLACE " \\([^\n]*\\.(csv|json)[^\n]*\\):" ":" from_files "${out}")
+  if(NOT from_tree STREQUAL from_files)
+    message(FATAL_ERROR "the directory's runs differ from its files':\n${from_tree}\n---\n${from_files}")
+  endif()
+
+  # --maxfail: the report up to the Nth failed run, the same for any --jobs, and what was not run.
+  set(all ${samples} ${CASES}/bad/corrupt.csv ${CASES}/bad/corrupt.json)
+  run(1 --maxfail 3 --jobs 1 ${all})
+  set(one "${out}")
+  run(1 --maxfail 3 --jobs 3 ${all})
+  if(NOT out STREQUAL one)
+    message(FATAL_ERROR "--maxfail's report with --jobs 3 differs from --jobs 1:\n${out}\n---\n${one}")
+  endif()
+  string(REGEX MATCHALL "\n(FAIL|UNREADABLE) " failures "\n${out}")
+  list(LENGTH failures count)
+  if(NOT count EQUAL 3)
+    message(FATAL_ERROR "--maxfail 3 reported ${count} failures:\n${out}")
+  endif()
+  expect("${out}" "\nSTOPPED after 3 failed runs \\(--maxfail 3\\): [1-9][0-9]* of [0-9]+ runs not run\n")
+  run(2 --maxfail 0 ${csv})
+  expect("${err}" "--maxfail wants a count")
+
+  # --shard by size: of two shards, the two largest runs of the sample suite (9.0e6 and 4.2e6
+  # elements) go one to each.
+  foreach(k 1 2)
+    run(0 --shard ${k}/2 --list ${samples})
+    set(shard${k} "${out}")
+  endforeach()
+  set(shards_of_large "")
+  foreach(large "test_mse_loss_out_large_parallel#7" "test_mse_loss_out_large_parallel#8")
+    foreach(k 1 2)
+      if(shard${k} MATCHES "(^|\n)${large} ")
+        list(APPEND shards_of_large ${k})
+      endif()
+    endforeach()
+  endforeach()
+  if(NOT shards_of_large STREQUAL "1;2" AND NOT shards_of_large STREQUAL "2;1")
+    message(FATAL_ERROR "the two largest runs are in shards ${shards_of_large}, not one each:\n${shard1}\n---\n${shard2}")
+  endif()
+
+  # What --dump-all writes, compare mode reads back: every output, bf16 too, judged bit for bit.
+  run(0 --dump-all ${WORK_DIR}/dump ${samples})
+  file(GLOB bf16_outputs ${WORK_DIR}/dump/*bf16*.actual.npy)
+  if(NOT bf16_outputs)
+    message(FATAL_ERROR "no bf16 output among the dumps")
+  endif()
+  run(0 --compare ${WORK_DIR}/dump --method binary ${samples})
+  expect_last_line("${out}" "${sample_summary}")
 
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")

@@ -1,7 +1,8 @@
 # Installs the build into a fresh prefix, then builds the examples against that installed tree the
 # way a CANN user does (ASCEND_CUSTOM_PATH, libraries by path) and the backward's also through
 # find_package(AclnnCpu), runs each, and checks what it prints: examples/mse_loss_backward,
-# examples/mse_loss (aclnnMseLoss and aclnnMseLossOut), examples/l1_loss_backward and
+# examples/mse_loss (aclnnMseLoss and aclnnMseLossOut), examples/l1_loss_backward,
+# examples/smooth_l1_loss_backward and
 # examples/training_step; with PYTHON (the
 # interpreter the module was built for), examples/python through set_env.sh's PYTHONPATH. A cross
 # build passes its toolchain file (TOOLCHAIN_FILE), so
@@ -71,6 +72,14 @@ build_and_run(mse_loss ${SOURCE_DIR}/examples/mse_loss test_aclnn_mse_loss_out
 # first element is -1 * (0 / 4), a negative zero, on both kernels (950's and A2/A3's).
 build_and_run(l1_loss_backward ${SOURCE_DIR}/examples/l1_loss_backward test_aclnn_l1_loss_backward
               "result[0] is: -0.000000\nresult[1] is: 0.000000\nresult[2] is: 0.500000\nresult[3] is: 0.750000\n")
+
+# aclnnSmoothL1LossBackward (ops-nn's examples/arch35 program): self - target is {-1, 0, 1, ..., 6},
+# beta 1, reduction none, gradOut all ones: -1 and 1 at |d| == beta, 0 at 0, 1 beyond -- on the TBE
+# kernel (inclusive outer compares) and on 950's Dag of strict compares (d * (1 / beta) there) alike.
+set(smooth "result[0] is: -1.000000\nresult[1] is: 0.000000\nresult[2] is: 1.000000\nresult[3] is: 1.000000\n")
+string(APPEND smooth "result[4] is: 1.000000\nresult[5] is: 1.000000\nresult[6] is: 1.000000\nresult[7] is: 1.000000\n")
+build_and_run(smooth_l1_loss_backward ${SOURCE_DIR}/examples/smooth_l1_loss_backward
+              test_aclnn_smooth_l1_loss_backward "${smooth}")
 
 # The training step: the loss falls at every step (w and b approach 2 and 1). Every number is
 # determined: the operators' results are bit-exact and the example's host arithmetic exact.

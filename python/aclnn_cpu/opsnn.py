@@ -2,29 +2,25 @@
 
 ops-test-kit (TTK) finds the golden of a kernel table through a ``golden.py`` module's
 ``__golden__`` dict and calls ``<name>_golden(*inputs, <attributes>=..., **kwargs)`` with numpy
-arrays. This module has the same dict and signatures as ops-nn's ``loss/mse_loss``,
-``loss/mse_loss_grad`` and ``loss/l1_loss_grad`` goldens, so a TTK or ATK setup can take our operator as its golden: the
-result is what the kernel computes (its dtype is predict's, as the kernel's y), not a float64
-approximation of it.
+arrays. This module has the same dict and a function of that signature for every operator kernel
+(``<op_name>_golden``, its inputs named as ops-nn's golden.py names them), so a TTK or ATK setup can
+take our operator as its golden: the result is what the kernel computes (its dtype is the inputs',
+as the kernel's y), through the operator's first aclnn API on the SoC aclnn_cpu stands for
+(``soc_name()``), not a float64 approximation of it.
 
 bfloat16: an array whose dtype is named "bfloat16" (ml_dtypes, as TTK uses) is passed as its bits
 and the result comes back in that dtype; a uint16 array is read as bfloat16 bits when the
 ``input_dtypes`` keyword says "bfloat16" (or "bf16"), and the result is then uint16 bits too.
 """
 
+import inspect
+
 import numpy as np
 
-from . import _core
+from . import _core, _declared
 
-__golden__ = {
-    "kernel": {
-        "mse_loss": "mse_loss_golden",
-        "mse_loss_grad": "mse_loss_grad_golden",
-        "l1_loss_grad": "l1_loss_grad_golden",
-    }
-}
-
-__all__ = ["l1_loss_grad_golden", "mse_loss_golden", "mse_loss_grad_golden"]
+__golden__ = {"kernel": {name: f"{name}_golden" for name in _declared.KERNELS}}
+__all__ = sorted(__golden__["kernel"].values())
 
 
 def _bf16_named(dtype_name):
@@ -46,38 +42,41 @@ def _read(arrays, kwargs):
     return arrays, bits, lambda result: result
 
 
-def _kernel_dtypes(op, arrays):
-    if len({a.dtype for a in arrays}) != 1:
-        names = ", ".join(str(a.dtype) for a in arrays)
-        raise TypeError(f"{op}: the kernel takes inputs of one dtype, not {names}")
+def _golden(op_name, entry):
+    """<op_name>_golden: the kernel's inputs (one dtype, and one shape where the kernel takes one),
+    then its attributes as keywords with their defaults."""
+    function = getattr(_core, entry["function"])
+    inputs, attributes = entry["inputs"], entry["attributes"]
+    signature = inspect.Signature(
+        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in inputs]
+        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=value) for name, value in attributes.items()]
+        + [inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+
+    def golden(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        arrays, bits, restore = _read([bound.arguments[name] for name in inputs], bound.arguments["kwargs"])
+        if len({a.dtype for a in arrays}) != 1:
+            names = ", ".join(str(a.dtype) for a in arrays)
+            raise TypeError(f"{op_name}: the kernel takes inputs of one dtype, not {names}")
+        if entry["one_shape"] and len({a.shape for a in arrays}) != 1:
+            shapes = " and ".join(str(a.shape) for a in arrays)
+            raise ValueError(f"{op_name}: the kernel takes inputs of one shape, not {shapes}")
+        tensors = [arrays[position] for position in entry["arguments"]]
+        for name, value in entry["fixed"].items():
+            if bound.arguments[name] != value:
+                raise ValueError(f"{op_name}: {entry['function']} computes {name} = {value} only, "
+                                 f"not {bound.arguments[name]!r}")
+        values = {entry["keywords"][name]: bound.arguments[name] for name in attributes if name in entry["keywords"]}
+        return restore(function(*tensors, **values, dtype="bfloat16" if bits else None))
+
+    golden.__name__ = golden.__qualname__ = f"{op_name}_golden"
+    golden.__signature__ = signature
+    golden.__doc__ = (f"{op_name}'s kernel, as aclnn_cpu.{entry['function']} computes it, on inputs "
+                      f"({', '.join(inputs)}) of one dtype; the result in their dtype. Other keywords (TTK's "
+                      "dtypes, shapes, formats, soc and case name) are read only for bfloat16 bits.")
+    return golden
 
 
-def mse_loss_golden(input0, input1, *, reduction="mean", **kwargs):
-    """MseLoss's kernel (predict, label of one shape and dtype): the loss as y, predict's dtype;
-    0-d for "mean" and "sum". kwargs (TTK's dtypes, shapes, formats, soc and case name) are read
-    only for bfloat16 bits."""
-    (predict, label), bits, restore = _read((input0, input1), kwargs)
-    _kernel_dtypes("mse_loss", (predict, label))
-    if predict.shape != label.shape:
-        raise ValueError(
-            f"mse_loss: the kernel takes predict and label of one shape, not {predict.shape} and {label.shape}"
-        )
-    return restore(_core.mse_loss(predict, label, reduction, dtype="bfloat16" if bits else None))
-
-
-def mse_loss_grad_golden(predict, label, dout, *, reduction="mean", **kwargs):
-    """MseLossGrad's kernel: dout * (predict - label) * 2 (/ predict's element count for "mean")
-    over the broadcast of the three, in predict's dtype. kwargs as for mse_loss_golden."""
-    (predict, label, dout), bits, restore = _read((predict, label, dout), kwargs)
-    _kernel_dtypes("mse_loss_grad", (predict, label, dout))
-    return restore(_core.mse_loss_backward(dout, predict, label, reduction, dtype="bfloat16" if bits else None))
-
-
-def l1_loss_grad_golden(grads, predict, label, *, reduction="mean", **kwargs):
-    """L1LossGrad's kernel: sign(predict - label) * grads (* the mean's scale for "mean") over the
-    broadcast of the three, in their dtype, as aclnnL1LossBackward computes it on the SoC aclnn_cpu
-    stands for (``soc_name()``; ops-nn's arch35 kernel on an Ascend950 part, whose scale divides
-    by the broadcast shape's dims). kwargs as for mse_loss_golden."""
-    (grads, predict, label), bits, restore = _read((grads, predict, label), kwargs)
-    _kernel_dtypes("l1_loss_grad", (grads, predict, label))
-    return restore(_core.l1_loss_backward(grads, predict, label, reduction, dtype="bfloat16" if bits else None))
+for _name, _entry in _declared.KERNELS.items():
+    globals()[f"{_name}_golden"] = _golden(_name, _entry)

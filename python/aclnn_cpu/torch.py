@@ -1,20 +1,22 @@
-"""PyTorch with the NPU's MSE loss numbers on the CPU.
+"""PyTorch with the NPU's loss numbers on the CPU.
 
-``mse_loss(input, target, reduction="mean")`` is a differentiable MSE loss whose forward is
-aclnnMseLoss and whose backward is aclnnMseLossBackward. ``enable()`` / ``disable()`` and the context
-manager ``npu_numerics()`` route PyTorch's own ``aten::mse_loss`` and ``aten::mse_loss_backward`` on
-CPU tensors of float32, float16 and bfloat16 to those operators, so that an unmodified script
-(``nn.MSELoss``, ``F.mse_loss(...).backward()``) gets the NPU's numbers -- in bfloat16 and float16
-too. Other dtypes keep PyTorch's kernels.
+``enable()`` / ``disable()`` and the context manager ``npu_numerics()`` route PyTorch's own aten
+operators that an aclnn API computes with the same arguments (``aten::mse_loss``,
+``aten::mse_loss_backward``, ``aten::smooth_l1_loss``, ``aten::smooth_l1_loss_backward``: the
+operators' declarations name them) on CPU tensors of float32,
+float16 and bfloat16 to those APIs, so that an unmodified script (``nn.MSELoss``,
+``F.mse_loss(...).backward()``) gets the NPU's numbers -- in bfloat16 and float16 too. Other dtypes
+keep PyTorch's kernels. ``mse_loss(input, target, reduction="mean")`` is a differentiable MSE loss
+whose forward is aclnnMseLoss and whose backward is aclnnMseLossBackward.
 
-The routing is a CPU kernel registered for the two aten operators (torch.library), on torch 1.13 and
-2.x alike. ``torch.compile`` (torch 2.x): its "eager" and "aot_eager" backends keep the two operators
+The routing is a CPU kernel registered for each aten operator (torch.library), on torch 1.13 and
+2.x alike. ``torch.compile`` (torch 2.x): its "eager" and "aot_eager" backends keep the operators
 as calls through the dispatcher, so a compiled model reaches our kernels while the routing is on and
 PyTorch's while it is off. Inductor, the default backend, would decompose them into its own
 arithmetic (torch/_decomp/decompositions.py, gathered in torch/_inductor/decomposition.py): the first
-``enable()`` takes them out of inductor's table, so it calls the operators too, whatever the routing
-was when the model was compiled. ``mse_loss`` itself compiles into the graph whole (as the operators
-``aclnn_cpu::mse_loss`` and ``aclnn_cpu::mse_loss_backward``).
+``enable()`` takes them out of inductor's table and gives it a lowering that calls them, whatever
+the routing was when the model was compiled. ``mse_loss`` itself compiles into the graph whole (as
+the operators ``aclnn_cpu::mse_loss`` and ``aclnn_cpu::mse_loss_backward``).
 """
 
 import contextlib
@@ -25,11 +27,11 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-from . import _core
+from . import _core, _declared
 
 __all__ = ["disable", "enable", "enabled", "mse_loss", "npu_numerics"]
 
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_REDUCTIONS = {name: number for number, name in enumerate(_declared.ENUMS["Reduction"])}
 _DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
@@ -110,52 +112,61 @@ def mse_loss(input, target, reduction="mean"):
     return _MseLoss.apply(input, target, _REDUCTIONS[reduction])
 
 
-# ---- routing aten::mse_loss and aten::mse_loss_backward ---------------------------------------
+# ---- routing aten's operators -------------------------------------------------------------------
+
+# aten's name -> our function of the same arguments (the declarations' torch = "...").
+_ROUTES = _declared.TORCH_ROUTES
 
 
-def _ours(*tensors):
+def _ours(tensors):
     """Whether our operators take these tensors: CPU, one dtype among float32, float16, bfloat16."""
     dtype = tensors[0].dtype
     return dtype in _DTYPES and all(t.dtype == dtype and t.device.type == "cpu" for t in tensors)
 
 
-def _like_aten(result, self, target, reduction):
-    """Our result with the strides aten's own kernel would give it. A "none" result of inputs that
-    are not contiguous follows their layout in aten (TensorIterator), and inductor checks a called
+def _like_aten(packet, result, args):
+    """Our result with the strides aten's own kernel would give it. A result of inputs that are not
+    contiguous follows their layout in aten (TensorIterator), and inductor checks a called
     operator's result against that (assert_size_stride in the code it generates)."""
-    if reduction != 0 or (self.is_contiguous() and target.is_contiguous()):
+    if all(a.is_contiguous() for a in args if isinstance(a, torch.Tensor)):
         return result
-    promised = torch.ops.aten.mse_loss(self.to("meta"), target.to("meta"), 0)
+    promised = packet.default(*[a.to("meta") if isinstance(a, torch.Tensor) else a for a in args])
     if promised.stride() == result.stride():
         return result
     return torch.empty_strided(promised.shape, promised.stride(), dtype=result.dtype).copy_(result)
 
 
-def _aten_mse_loss(self, target, reduction=1):  # (torch leaves out an argument at its default)
-    if _ours(self, target):
-        torch.get_num_threads()  # applies torch.set_num_threads to this thread's OpenMP, as torch's ops do
-        return _like_aten(_core.mse_loss(self, target, reduction), self, target, reduction)
-    # PyTorch's own kernel, through the out= overload we leave alone (it resizes out).
-    out = self.new_empty((0,), dtype=torch.result_type(self, target))
-    return torch.ops.aten.mse_loss.out(self, target, reduction, out=out)
+def _aten_kernel(name, function):
+    """The CPU kernel routing aten::<name> to function. PyTorch's own kernel stays reachable through
+    the out= overload, which is left alone (it resizes out)."""
+    packet = getattr(torch.ops.aten, name)
+    schema = packet.default._schema
+    defaults = [argument.default_value for argument in schema.arguments]
+    out_overload = next(getattr(packet, o) for o in packet.overloads() if o != "default")
+    out_name = out_overload._schema.arguments[-1].name
+
+    def kernel(*args):
+        args = args + tuple(defaults[len(args):])  # torch leaves out arguments at their defaults
+        tensors = [a for a in args if isinstance(a, torch.Tensor)]
+        if _ours(tensors):
+            torch.get_num_threads()  # applies torch.set_num_threads to this thread's OpenMP, as torch's ops do
+            return _like_aten(packet, function(*args), args)
+        dtype = tensors[0].dtype
+        for t in tensors[1:]:
+            dtype = torch.promote_types(dtype, t.dtype)
+        return out_overload(*args, **{out_name: tensors[0].new_empty((0,), dtype=dtype)})
+
+    return kernel
 
 
-def _aten_mse_loss_backward(grad_output, self, target, reduction):
-    if _ours(grad_output, self, target):
-        torch.get_num_threads()
-        return _core.mse_loss_backward(grad_output, self, target, reduction)
-    grad_input = self.new_empty((0,))
-    return torch.ops.aten.mse_loss_backward.grad_input(grad_output, self, target, reduction, grad_input=grad_input)
-
-
-# ---- torch.compile: inductor calls the two operators instead of decomposing them ----------------
+# ---- torch.compile: inductor calls the routed operators instead of decomposing them -------------
 
 _CACHE_TAG = "aclnn_cpu-mse-loss-called"
 _inductor_keeps_calls = False
 
 
 def _keep_calls_in_inductor():
-    """Takes the two operators out of inductor's decompositions and gives it a lowering that calls
+    """Takes the routed operators out of inductor's decompositions and gives it a lowering that calls
     them through the dispatcher, reaching whichever CPU kernel is registered at run time.
     Called under _lock by enable(); torch 1.13 has no inductor."""
     global _inductor_keeps_calls
@@ -164,8 +175,8 @@ def _keep_calls_in_inductor():
     loaded_before = "torch._inductor.decomposition" in sys.modules
     from torch._inductor import decomposition
 
-    aten = torch.ops.aten
-    ops = (aten.mse_loss.default, aten.mse_loss.out, aten.mse_loss_backward.default, aten.mse_loss_backward.grad_input)
+    packets = [getattr(torch.ops.aten, name) for name in _ROUTES]
+    ops = [getattr(packet, overload) for packet in packets for overload in packet.overloads()]
     # select_decomp_table() returns `decompositions` or a cached copy of it with the random ops'
     # decompositions (fast_random_decomps): both lose them.
     tables = [decomposition.decompositions]
@@ -178,7 +189,8 @@ def _keep_calls_in_inductor():
     if still:
         raise RuntimeError(f"aclnn_cpu.torch: this torch's inductor still decomposes {', '.join(still)}, so a model "
                            "compiled with torch.compile would compute PyTorch's numbers; call "
-                           "aclnn_cpu.torch.mse_loss, or compile with backend='aot_eager', or run uncompiled")
+                           "aclnn_cpu.torch.mse_loss (it compiles whole), or compile with backend='aot_eager', or run "
+                           "uncompiled")
     _register_inductor_fallbacks()
     if _inductor_keeps_calls:
         return
@@ -194,17 +206,18 @@ def _keep_calls_in_inductor():
 
 
 def _register_inductor_fallbacks():
-    """Gives inductor its lowering of the two operators now: a call through the dispatcher. Left to
-    find them without one, inductor makes that same call itself (an implicit fallback) -- except where
-    the environment sets CI, as GitHub Actions and GitLab CI do: there it refuses to fall back on an
-    operator torch has a decomposition for ("make_fallback(aten.mse_loss.default): a decomposition
-    exists"), and a graph compiled anew fails. The layouts are the ones the implicit fallback would
-    ask for: the loss as aten's kernel lays out its result; the gradient, in a backward graph,
-    from contiguous inputs."""
+    """Gives inductor its lowering of each routed operator now: a call through the dispatcher. Left
+    to find them without one, inductor makes that same call itself (an implicit fallback) -- except
+    where the environment sets CI, as GitHub Actions and GitLab CI do: there it refuses to fall back
+    on an operator torch has a decomposition for ("make_fallback(aten.mse_loss.default): a
+    decomposition exists"), and a graph compiled anew fails. The layouts are the ones the implicit
+    fallback would ask for: a loss as aten's kernel lays out its result; a gradient, in a backward
+    graph, from contiguous inputs."""
     from torch._inductor import lowering
 
-    aten = torch.ops.aten
-    for op, layout in ((aten.mse_loss.default, None), (aten.mse_loss_backward.default, lowering.require_contiguous)):
+    for name in _ROUTES:
+        op = getattr(torch.ops.aten, name).default
+        layout = lowering.require_contiguous if name.endswith("_backward") else None
         if op not in lowering.lowerings:
             lowering.make_fallback(op, layout_constraint=layout, warn=False)
 
@@ -215,8 +228,9 @@ _depth = 0  # npu_numerics() blocks entered and not left
 
 
 def enable():
-    """Routes aten::mse_loss and aten::mse_loss_backward on CPU to aclnn_cpu (float32, float16,
-    bfloat16; other dtypes keep PyTorch's kernels)."""
+    """Routes the aten operators an aclnn API computes (mse_loss, mse_loss_backward, smooth_l1_loss,
+    smooth_l1_loss_backward) on CPU to aclnn_cpu (float32, float16, bfloat16; other dtypes keep
+    PyTorch's kernels)."""
     global _library
     with _lock:
         if _library is not None:
@@ -226,13 +240,13 @@ def enable():
         with warnings.catch_warnings():  # overriding CPU's kernels is the point: no warning for it
             # (torch 2.x prefixes the message with "Warning only once for all operators, ...")
             warnings.filterwarnings("ignore", message="(?s).*Overriding a previously registered kernel")
-            library.impl("mse_loss", _aten_mse_loss, "CPU")
-            library.impl("mse_loss_backward", _aten_mse_loss_backward, "CPU")
+            for name, function in _ROUTES.items():
+                library.impl(name, _aten_kernel(name, getattr(_core, function)), "CPU")
         _library = library
 
 
 def disable():
-    """Restores PyTorch's own CPU kernels for aten::mse_loss and aten::mse_loss_backward."""
+    """Restores PyTorch's own CPU kernels for the routed aten operators."""
     global _library
     with _lock:
         # The last reference: the Library deregisters its kernels as it goes (CPython frees it now).
@@ -240,13 +254,13 @@ def disable():
 
 
 def enabled():
-    """Whether aten's MSE loss on CPU currently runs aclnn_cpu's operators."""
+    """Whether the routed aten operators on CPU currently run aclnn_cpu's."""
     return _library is not None
 
 
 @contextlib.contextmanager
 def npu_numerics():
-    """Within the block, PyTorch's MSE loss on CPU computes the NPU's numbers (see enable());
+    """Within the block, PyTorch's routed operators on CPU compute the NPU's numbers (see enable());
     leaving the outermost block restores PyTorch's kernels, unless enable() was called before."""
     global _depth
     with _lock:

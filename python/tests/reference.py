@@ -71,6 +71,41 @@ def l1_loss_backward(grad, self, target, reduction, dtype, on_950=False):
     return narrow(np.multiply(sign.astype(np.float32), scaled, dtype=np.float32), dtype)
 
 
+def smooth_l1_loss_backward(grad, self, target, reduction, beta, dtype, on_950=False):
+    """aclnnSmoothL1LossBackward per element, inputs of one dtype, broadcast by numpy; narrowed to
+    the dtype. d = x - y; cof = float32(1 / numel(self)) for mean, else 1.
+    950: inverse = NaN for beta < 1e-6, else float32(1 / beta); with gradOut of one element the
+    compares are inclusive (d >= beta, d <= -beta, |d| >= beta), else strict; s = (pos + neg) +
+    (outside ? 0 : d * inverse); r = (s * g) * cof.
+    Elsewhere: q = d / (beta + 1e-6) before a NaN d becomes 0; s = (d <= -beta ? -1 : 0) +
+    (d >= beta ? 1 : 0) + (|d| < beta ? q : 0); r = s * g, times cof for mean."""
+    numel = int(np.prod(np.shape(self), dtype=np.int64))
+    cof = np.float32(1.0 / numel) if reduction == 1 else np.float32(1.0)
+    beta = np.float32(beta)
+    x, y, g = (widen(a, dtype) for a in (self, target, grad))
+    d = np.subtract(x, y, dtype=np.float32)
+    zero, one = np.float32(0), np.float32(1)
+    if on_950:
+        inverse = np.float32(np.nan) if abs(beta) < np.float32(1e-6) else np.float32(one / beta)
+        if np.size(grad) == 1:
+            pos, neg, outside = d >= beta, d <= -beta, np.abs(d) >= beta
+        else:
+            pos, neg, outside = d > beta, d < -beta, np.abs(d) > beta
+        inside = np.where(outside, zero, np.multiply(d, inverse, dtype=np.float32))
+        s = np.add(np.add(np.where(pos, one, zero), np.where(neg, -one, zero), dtype=np.float32), inside,
+                   dtype=np.float32)
+        r = np.multiply(np.multiply(s, g, dtype=np.float32), cof, dtype=np.float32)
+    else:
+        q = np.divide(d, np.float32(beta + np.float32(1e-6)), dtype=np.float32)
+        d = np.where(np.isnan(d), zero, d)
+        s = np.add(np.where(d <= -beta, -one, zero), np.where(d >= beta, one, zero), dtype=np.float32)
+        s = np.add(s, np.where(np.abs(d) < beta, q, zero), dtype=np.float32)
+        r = np.multiply(s, g, dtype=np.float32)
+        if reduction == 1:
+            r = np.multiply(r, cof, dtype=np.float32)
+    return narrow(r, dtype)
+
+
 def mse_loss_elements(self, target, self_dtype, target_dtype):
     """The per-element losses (x - y)**2 in float32, over the broadcast of the two."""
     x, y = widen(self, self_dtype), widen(target, target_dtype)

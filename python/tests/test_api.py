@@ -305,6 +305,13 @@ def test_an_out_that_overlaps_itself_is_the_c_apis_error():
         (lambda: aclnn_cpu.mse_loss_backward(np.zeros(1, np.float32), np.zeros(1, np.float32)), TypeError, ["target"]),
         (lambda: aclnn_cpu.mse_loss(torch.empty(3, device="meta"), torch.zeros(3)), ValueError, ["self", "meta", "CPU"]),
         (lambda: aclnn_cpu.mse_loss(torch.zeros(3), torch.zeros(3).to_sparse()), TypeError, ["target", "layout"]),
+        # dtype= names the floating inputs' dtype: arrays of another are refused, not read as it
+        (lambda: aclnn_cpu.mse_loss(np.zeros(2, np.float32), np.zeros(2, np.float32), dtype="bfloat16"), ValueError,
+         ["dtype='bfloat16'", "self is float32", "uint16"]),
+        (lambda: aclnn_cpu.mse_loss_backward(np.zeros(2, np.float16), np.zeros(2, np.float16), np.zeros(2, np.float16),
+                                             dtype="float32"), ValueError, ["dtype='float32'", "grad_output is float16"]),
+        (lambda: aclnn_cpu.l1_loss_backward(torch.zeros(2), torch.zeros(2), torch.zeros(2, dtype=torch.bfloat16),
+                                            dtype="float32"), ValueError, ["target is bfloat16"]),
     ],
 )
 def test_wrong_python_arguments_name_the_argument(call, kind, words):
@@ -312,6 +319,19 @@ def test_wrong_python_arguments_name_the_argument(call, kind, words):
         call()
     for word in words:
         assert word in str(error.value)
+
+
+@pytest.mark.parametrize("name", ["mse_loss", "mse_loss_out", "mse_loss_backward", "l1_loss_backward"])
+def test_dtype_naming_the_arrays_own_is_accepted(name):
+    function = getattr(aclnn_cpu, name)
+    arrays = [np.ones(3, np.float16)] * (3 if "backward" in name else 2)
+    expected = function(*arrays)
+    for dtype in (None, "float16"):
+        result = function(*arrays, dtype=dtype)
+        assert result.dtype == np.float16 and np.array_equal(result, expected)
+    # integer inputs are not floating ones: dtype= names the floating dtype beside them
+    if name == "l1_loss_backward":
+        assert function(np.ones(3, np.int32), *arrays[1:], dtype="float16").dtype == np.float16
 
 
 def test_the_error_keeps_working_after_failures():

@@ -250,8 +250,7 @@ def cases(tmp_path_factory):
         for dtype in DTYPES:
             for number, (label, craft) in enumerate(crafted):
                 name = case_name(kind, dtype, number)
-                suffix = ".golden.bf16-as-u2.npy" if dtype == "bfloat16" else ".golden.npy"
-                golden = np.load(work / "dump" / f"{name}{suffix}")
+                golden = np.load(work / "dump" / f"{name}.golden.npy")
                 assert golden.shape == SHAPE
                 golden = golden.reshape(-1)
                 g = values(dtype, golden)

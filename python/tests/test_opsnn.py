@@ -152,8 +152,16 @@ def test_kernel_level_rules():
             "mse_loss": "mse_loss_golden",
             "mse_loss_grad": "mse_loss_grad_golden",
             "l1_loss_grad": "l1_loss_grad_golden",
+            "lp_loss": "lp_loss_golden",
+            "smooth_l1_loss_v2": "smooth_l1_loss_v2_golden",
+            "smooth_l1_loss_grad_v2": "smooth_l1_loss_grad_v2_golden",
         }
     }
+    # LpLoss's p: aclnnL1Loss fixes it at 1, so the golden computes p = 1 and refuses another.
+    y = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert opsnn.lp_loss_golden(x, y, p=1, reduction="sum") == np.float32(15)
+    with pytest.raises(ValueError, match="p = 1 only"):
+        opsnn.lp_loss_golden(x, y, p=2)
 
 
 def test_zz_agreement_table():

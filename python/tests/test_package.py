@@ -116,6 +116,57 @@ def test_one_openmp_runtime_beside_torch():
 
 
 @installed
+def test_auditwheel_grafted_nothing():
+    # Every library the wheel loads lies in aclnn_cpu/lib64 under its own name, found through the $ORIGIN
+    # run paths; a copy auditwheel grafts is renamed (libgomp-<hash>.so.1) and would load a second OpenMP
+    # runtime beside torch's libgomp.so.1.
+    site = PACKAGE.parent
+    grafted = [p.name for p in site.glob("aclnn_cpu*.libs")]
+    grafted += [p.name for p in PACKAGE.rglob("*.so*") if re.search(r"-[0-9a-f]{8}\.so", p.name)]
+    assert not grafted, grafted
+    assert sorted(p.name for p in (PACKAGE / "lib64").iterdir()) == [
+        "libascendcl.so", "libgomp.so.1", "libhwy.so.1", "libnnopbase.so", "libopapi_nn.so"]
+
+
+@installed
+def test_the_licence_and_the_notices_of_what_it_carries():
+    dist = distribution()
+    assert dist.metadata["License-Expression"] == "Apache-2.0"
+    files = set(dist.metadata.get_all("License-File"))
+    assert {"LICENSE", "licenses/THIRD-PARTY-NOTICES.txt", "licenses/GPL-3.0.txt",
+            "licenses/GCC-exception-3.1.txt", "licenses/pybind11-LICENSE.txt"} <= files, files
+    licences = Path(dist.locate_file(f"aclnn_cpu-{dist.version}.dist-info")) / "licenses"
+    for name in files:
+        assert (licences / name).is_file(), name
+    assert "Apache License" in (licences / "LICENSE").read_text()
+    # Each library the wheel carries that is not ours has its notice.
+    notices = (licences / "licenses" / "THIRD-PARTY-NOTICES.txt").read_text()
+    ours = {"libascendcl.so", "libnnopbase.so", "libopapi_nn.so"}
+    for library in (PACKAGE / "lib64").iterdir():
+        if library.name not in ours:
+            assert f"\n{library.name}: " in notices, library.name
+
+
+@installed
+def test_the_long_description_links_work_off_the_repository():
+    # PyPI shows README.md as the description: each of its links into the repository is an address
+    # under the Repository URL at the release's tag (python/metadata/pypi_readme.py), naming a file
+    # of this tree; anchors within the page and other sites' links stay.
+    dist = distribution()
+    description = dist.metadata.get_payload()
+    assert description.startswith("# aclnn-cpu\n")
+    urls = dict(url.split(", ", 1) for url in dist.metadata.get_all("Project-URL"))
+    ours = re.compile(re.escape(urls["Repository"]) + r"/(blob|raw)/v" + re.escape(dist.version) + r"/([^)#]+)")
+    targets = re.findall(r"\]\(([^)\s]+)\)", description)
+    assert len(targets) > 10
+    for target in targets:
+        assert re.match(r"[a-z]+://|#", target), f"a relative link: {target}"
+        match = ours.match(target)
+        if match:
+            assert (REPOSITORY / match.group(2)).exists(), target
+
+
+@installed
 def test_the_case_runner_command_runs_from_any_directory(tmp_path):
     command = shutil.which("aclnn-case-runner", path=sysconfig.get_path("scripts"))
     assert command, "the console script aclnn-case-runner is not installed"

@@ -4,6 +4,7 @@
 #ifndef ACLNN_CPU_KERNEL_DTYPE_H_
 #define ACLNN_CPU_KERNEL_DTYPE_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace aclcpu {
@@ -35,6 +36,21 @@ static_assert(Traits(DType::kFloat32).dtype == DType::kFloat32 && Traits(DType::
               "kDTypeTable is indexed by DType");
 constexpr int64_t ElementSize(DType dtype) { return Traits(dtype).size; }
 constexpr const char* DTypeName(DType dtype) { return Traits(dtype).name; }
+
+// A list of dtypes held elsewhere: an operator declaration's array, a vector's elements.
+class DTypeSpan {
+ public:
+  template <size_t N>
+  constexpr DTypeSpan(const DType (&dtypes)[N]) : begin_(dtypes), end_(dtypes + N) {}  // NOLINT: implicit
+  constexpr DTypeSpan(const DType* begin, const DType* end) : begin_(begin), end_(end) {}
+  constexpr const DType* begin() const { return begin_; }
+  constexpr const DType* end() const { return end_; }
+  constexpr size_t size() const { return static_cast<size_t>(end_ - begin_); }
+
+ private:
+  const DType* begin_;
+  const DType* end_;
+};
 
 // The DType of an aclDataType value; false for one the engine does not compute with.
 inline bool DTypeFromAcl(int acl, DType* dtype) {

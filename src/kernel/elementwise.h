@@ -101,8 +101,9 @@ uint32_t PlanLayout(const ElementwisePlan& plan, int num_inputs);
 
 // What an elementwise kernel's inner loop reads besides its operands: the Dag's two scalar
 // arguments (as ops-nn's Dags read Placeholder::Var<float, 0> and <float, 1>; unused ones 0).
+constexpr int kMaxScalars = 4;  // the most scalars a Dag reads
 struct ElementwiseContext {
-  float scalars[2] = {0.0f, 0.0f};
+  float scalars[kMaxScalars] = {};
 };
 
 // The inner loop: n elements; ptrs[i] is operand i's first element, byte_strides[i] its step

@@ -5,21 +5,18 @@
 namespace aclcpu {
 namespace kernel {
 
-const KeyTable& ElementwiseKey::Table() {
-  static const KeyTable table = {
-      {"schMode", KeyFieldKind::kList, 2, {0, 1, 2}},  // ScheduleMode
-      {"scalarInput", KeyFieldKind::kBool, 1, {}},
-      {"streamStores", KeyFieldKind::kBool, 1, {}},
-      {"layout", KeyFieldKind::kList, 4, {0, 1, 2, 3, 4, 5, 6, 7, kStridedLayout}},
-      {"dtype", KeyFieldKind::kDType, 8, {}},
-      {"storeDtype", KeyFieldKind::kDType, 8, {}},
+const std::vector<KeyFieldOf<ElementwiseKey>>& ElementwiseKey::Fields() {
+  using Key = ElementwiseKey;
+  static const std::vector<KeyFieldOf<Key>> fields = {
+      {{"schMode", KeyFieldKind::kList, 2, {0, 1, 2}}, &KeyValue<&Key::mode>},  // ScheduleMode
+      {{"scalarInput", KeyFieldKind::kBool, 1, {}}, &KeyValue<&Key::scalar_input>},
+      {{"streamStores", KeyFieldKind::kBool, 1, {}}, &KeyValue<&Key::stream_stores>},
+      {{"layout", KeyFieldKind::kList, 4, {0, 1, 2, 3, 4, 5, 6, 7, kStridedLayout}}, &KeyValue<&Key::layout>},
+      {{"dtype", KeyFieldKind::kDType, 8, {}}, &KeyValue<&Key::dtype>},
+      {{"storeDtype", KeyFieldKind::kDType, 8, {}}, &KeyValue<&Key::store_dtype>},
+      {{"dag", KeyFieldKind::kList, 2, {0, 1, 2, 3}}, &KeyValue<&Key::dag>},  // of an operator's Dags
   };
-  return table;
-}
-
-std::array<uint32_t, 6> ElementwiseKey::Values() const {
-  return {static_cast<uint32_t>(mode),       scalar_input, stream_stores, layout, static_cast<uint32_t>(dtype),
-          static_cast<uint32_t>(store_dtype)};
+  return fields;
 }
 
 bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tiling, std::string* error) {
@@ -36,9 +33,9 @@ bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tilin
   ElementwiseKey& key = result.key;
   key.dtype = dtype;
   key.store_dtype = input.store_dtype;
+  key.dag = input.dag;
   key.scalar_input = input.scalar_input >= 0 && Numel(input.operands[input.scalar_input].shape) == 1;
-  result.scalars[0] = input.scalars[0];
-  result.scalars[1] = input.scalars[1];
+  result.context = input.context;
   result.num_inputs = inputs;
   result.scalar_input = input.scalar_input;
 
@@ -69,7 +66,7 @@ bool PlanElementwiseOp(const ElementwiseOpInput& input, ElementwiseTiling* tilin
 void RunElementwiseOp(const ElementwiseTiling& tiling, InnerLoop loop, const char* const* inputs, char* y,
                       ParallelRunner& runner) {
   if (tiling.plan.numel == 0) return;
-  const ElementwiseContext context{{tiling.scalars[0], tiling.scalars[1]}};
+
   char* bases[kMaxOperands];
   for (int i = 0; i < tiling.num_inputs; ++i) bases[i] = const_cast<char*>(inputs[i]);
   bases[tiling.num_inputs] = y;
@@ -79,7 +76,7 @@ void RunElementwiseOp(const ElementwiseTiling& tiling, InnerLoop loop, const cha
     std::memcpy(value, inputs[tiling.scalar_input], static_cast<size_t>(ElementSize(tiling.key.dtype)));
     bases[tiling.scalar_input] = value;
   }
-  RunElementwise(tiling.plan, bases, loop, &context, runner, tiling.threads);
+  RunElementwise(tiling.plan, bases, loop, &tiling.context, runner, tiling.threads);
 }
 
 }  // namespace kernel

@@ -1,14 +1,14 @@
 // What every elementwise operator's tiling and kernel share, written once: an operator of a few
-// inputs of one dtype and one output, computed by a Dag with up to two float scalars (ops-nn's
-// BroadcastSch operators: MseLossGrad, L1LossGrad, ...). An operator states its inputs in its
-// Dag's order, which of them may be a single value, and its scalar; this plans the loop over the
-// views, schedules it, names the kernel variant in one key table and runs the kernel.
+// inputs of one dtype and one output, computed by a Dag with float scalars (ops-nn's BroadcastSch
+// operators: MseLossGrad, L1LossGrad, ...). An operator states its inputs in its Dag's order, which
+// of them may be a single value, and its scalars; this plans the loop over the views, schedules it,
+// names the kernel variant in one key table and runs the kernel.
 #ifndef ACLNN_CPU_KERNEL_ELEMENTWISE_OP_H_
 #define ACLNN_CPU_KERNEL_ELEMENTWISE_OP_H_
 
-#include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "elementwise.h"
 #include "parallel.h"
@@ -19,7 +19,7 @@
 namespace aclcpu {
 namespace kernel {
 
-// The kernel variant of an elementwise operator, in the order of Table(): the two fields ops-nn's
+// The kernel variant of an elementwise operator, in the order of Fields(): the two fields ops-nn's
 // arch35 broadcast operators declare (schMode, then the operator's flag for an input that is one
 // value -- MseLossGrad's doutIsScalar, L1LossGrad's inputGradsIsScalar, in
 // loss/*/op_kernel/arch35/*_tiling_key.h), then the CPU kernel's own.
@@ -30,9 +30,9 @@ struct ElementwiseKey {
   uint32_t layout = kStridedLayout;     // the inner loop: which inputs repeat a value, or strided
   DType dtype = DType::kFloat32;        // every input's, and y's before the store
   DType store_dtype = DType::kFloat32;  // y as written (the aclnn layer's cast to out, fused)
+  uint32_t dag = 0;                     // the operator's Dag, of those it declares
 
-  static const KeyTable& Table();
-  std::array<uint32_t, 6> Values() const;  // the fields as numbers, in the table's order
+  static const std::vector<KeyFieldOf<ElementwiseKey>>& Fields();  // in order
   // ops-nn's numeric form, for logs and tests (tiling_key.h); and as text.
   uint64_t Encode() const { return EncodeTilingKey(*this); }
   std::string ToString() const { return TilingKeyText(*this); }
@@ -48,14 +48,19 @@ struct ElementwiseOpInput {
   TensorView operands[kMaxOperands];
   DType store_dtype = DType::kFloat32;  // y as written
   int scalar_input = -1;                // the input ops-nn's kernel reads as one value when it has one element
-  float scalars[2] = {0.0f, 0.0f};      // the Dag's scalars (ElementwiseContext)
+  ElementwiseContext context;           // the Dag's scalars, the operator's tiling sets
+  uint32_t dag = 0;                     // and which of its Dags runs
+  // Whether the aclnn layer broadcast every input to y's shape before the kernel (ops-nn's
+  // BroadcastTo): the kernel then sees y's dims for each, though the engine reads the views as they
+  // are (the same elements).
+  bool inputs_broadcast = false;
   Platform platform;
 };
 
 // What phase one keeps for the launch.
 struct ElementwiseTiling {
   ElementwiseKey key;
-  float scalars[2] = {0.0f, 0.0f};
+  ElementwiseContext context;  // the Dag's scalars: what the loop reads, as the launch passes it
   int num_inputs = 0;
   int scalar_input = -1;
   ElementwisePlan plan;  // the inputs, then y

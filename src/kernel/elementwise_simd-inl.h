@@ -1,10 +1,11 @@
-// Per-target SIMD loops of elementwise kernels: out = store(Dag(scalar, in_0, ..., in_N-1)), where
-// each input is a FLOAT / FLOAT16 / BF16 operand widened to float32, the Dag's result is rounded to
-// the compute dtype and stored as the store dtype. Included once per Highway target by an
-// operator's kernel file (see HWY_TARGET_INCLUDE there); the operator supplies only its Dag:
+// Per-target SIMD loops of elementwise kernels: out = store(Dag(scalars..., in_0, ..., in_N-1)),
+// where each input is a FLOAT / FLOAT16 / BF16 operand widened to float32, the Dag's result is
+// rounded to the compute dtype and stored as the store dtype. Included once per Highway target by
+// an operator's kernel file (see HWY_TARGET_INCLUDE there); the operator supplies only its Dag, of
+// kScalars scalars (ElementwiseContext's first ones, each set in every lane):
 //
 //   struct MyDag {
-//     template <class D, class V> static HWY_INLINE V Apply(D d, V scalar0, V scalar1, V in_0, ...);
+//     template <class D, class V> static HWY_INLINE V Apply(D d, V scalar_0, ..., V in_0, ...);
 //   };
 //
 // written once with Highway ops on the tag d: full vectors for the body, one lane for tails.
@@ -40,25 +41,34 @@ namespace hn = hwy::HWY_NAMESPACE;
 // through memory, each input either loaded and widened or, when its bit is set, one value widened
 // once per run; kStridedLayout gathers and scatters through any strides. No branch on layout
 // inside a run.
-template <class Dag, typename TCompute, typename TStore, bool kStream, uint32_t kLayout, typename... TIn>
+template <class Dag, int kScalars, typename TCompute, typename TStore, bool kStream, uint32_t kLayout, typename... TIn>
 struct ElementwiseKernel {
   static constexpr int kInputs = static_cast<int>(sizeof...(TIn));
   static_assert(kInputs <= kMaxInputs, "the engine's layouts cover kMaxInputs inputs");
   static_assert(kLayout <= kStridedLayout, "a layout of elementwise.h");
+  static_assert(kScalars <= kMaxScalars, "ElementwiseContext holds kMaxScalars scalars");
   using DF = hn::ScalableTag<float>;
   using D1 = hn::CappedTag<float, 1>;
 
   // The engine's InnerLoop: n elements; ptrs[0..kInputs) the inputs, ptrs[kInputs] the output.
   static void Loop(const void* context, int64_t n, char* const* ptrs, const int64_t* strides) {
     const auto& c = *static_cast<const ElementwiseContext*>(context);
-    if constexpr (kLayout == kStridedLayout) {
-      Strided(c, n, ptrs, strides, std::index_sequence_for<TIn...>{});
-    } else {
-      Straight(c, n, ptrs, std::index_sequence_for<TIn...>{});
-    }
+    WithScalars(c, n, ptrs, strides, std::make_index_sequence<static_cast<size_t>(kScalars)>{});
   }
 
  private:
+  // The loops take the scalars as values (in registers, which no store of the loop can change), so
+  // that each Set of one is made once, outside the loop.
+  template <size_t... S>
+  static HWY_INLINE void WithScalars(const ElementwiseContext& c, int64_t n, char* const* ptrs, const int64_t* strides,
+                                     std::index_sequence<S...>) {
+    if constexpr (kLayout == kStridedLayout) {
+      Strided(n, ptrs, strides, std::index_sequence_for<TIn...>{}, c.scalars[S]...);
+    } else {
+      Straight(n, ptrs, std::index_sequence_for<TIn...>{}, c.scalars[S]...);
+    }
+  }
+
   template <size_t kIndex>
   static constexpr bool Repeats() {
     return ((kLayout >> kIndex) & 1u) != 0;
@@ -83,8 +93,8 @@ struct ElementwiseKernel {
     }
   }
 
-  template <size_t... I>
-  static void Straight(const ElementwiseContext& c, int64_t n, char* const* ptrs, std::index_sequence<I...>) {
+  template <size_t... I, class... Scalar>
+  static HWY_INLINE void Straight(int64_t n, char* const* ptrs, std::index_sequence<I...>, Scalar... scalars) {
     constexpr int64_t kStore = sizeof(TStore);
     const float repeated[kInputs] = {RepeatedValue<I, TIn>(ptrs[I])...};
     // The operands' addresses held in locals: stores through out (a char*) could otherwise change
@@ -94,15 +104,13 @@ struct ElementwiseKernel {
     const DF d;
     const D1 d1;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-    const auto s0 = hn::Set(d, c.scalars[0]), s1 = hn::Set(d, c.scalars[1]);
-    const auto one_s0 = hn::Set(d1, c.scalars[0]), one_s1 = hn::Set(d1, c.scalars[1]);
     int64_t i = 0;
     const auto one = [&](int64_t k) {
-      const auto value = Dag::Apply(d1, one_s0, one_s1, Input<I, TIn>(d1, in[I], k, repeated[I])...);
+      const auto value = Dag::Apply(d1, hn::Set(d1, scalars)..., Input<I, TIn>(d1, in[I], k, repeated[I])...);
       NarrowStore<TCompute, TStore, false>(d1, value, out + k * kStore);
     };
     const auto vector = [&](int64_t k) {
-      const auto value = Dag::Apply(d, s0, s1, Input<I, TIn>(d, in[I], k, repeated[I])...);
+      const auto value = Dag::Apply(d, hn::Set(d, scalars)..., Input<I, TIn>(d, in[I], k, repeated[I])...);
       NarrowStore<TCompute, TStore, kStream>(d, value, out + k * kStore);
     };
     if (kStream) {  // streaming stores need aligned addresses: single elements up to the boundary
@@ -124,24 +132,24 @@ struct ElementwiseKernel {
   }
 
   // Any strides: gather each input's block into a float buffer, compute, scatter.
-  template <size_t... I>
-  static void Strided(const ElementwiseContext& c, int64_t n, char* const* ptrs, const int64_t* strides,
-                      std::index_sequence<I...>) {
+  template <size_t... I, class... Scalar>
+  static HWY_INLINE void Strided(int64_t n, char* const* ptrs, const int64_t* strides, std::index_sequence<I...>,
+                                 Scalar... scalars) {
     HWY_ALIGN float in[kInputs][kBlock];
     HWY_ALIGN float result[kBlock];
     const DF d;
     const D1 d1;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-    const auto s0 = hn::Set(d, c.scalars[0]), s1 = hn::Set(d, c.scalars[1]);
-    const auto one_s0 = hn::Set(d1, c.scalars[0]), one_s1 = hn::Set(d1, c.scalars[1]);
     for (int64_t start = 0; start < n; start += kBlock) {
       const int64_t m = std::min(kBlock, n - start);
       (::aclcpu::kernel::LoadWiden<TIn>(ptrs[I] + start * strides[I], strides[I], m, in[I]), ...);
       int64_t k = 0;
       for (; k + lanes <= m; k += lanes) {
-        hn::Store(Dag::Apply(d, s0, s1, hn::Load(d, in[I] + k)...), d, result + k);
+        hn::Store(Dag::Apply(d, hn::Set(d, scalars)..., hn::Load(d, in[I] + k)...), d, result + k);
       }
-      for (; k < m; ++k) hn::StoreU(Dag::Apply(d1, one_s0, one_s1, hn::LoadU(d1, in[I] + k)...), d1, result + k);
+      for (; k < m; ++k) {
+        hn::StoreU(Dag::Apply(d1, hn::Set(d1, scalars)..., hn::LoadU(d1, in[I] + k)...), d1, result + k);
+      }
       ::aclcpu::kernel::NarrowStore<TCompute, TStore>(result, m, ptrs[kInputs] + start * strides[kInputs],
                                                       strides[kInputs]);
     }
@@ -150,18 +158,20 @@ struct ElementwiseKernel {
 
 // The inner loops of a Dag over inputs TIn..., rounded to TCompute and stored as TStore, one per
 // layout, indexed by it.
-template <class Dag, typename TCompute, typename TStore, bool kStream, typename... TIn>
+template <class Dag, int kScalars, typename TCompute, typename TStore, bool kStream, typename... TIn>
 struct LayoutLoops {
   template <size_t... kLayout>
   static InnerLoop Pick(uint32_t layout, std::index_sequence<kLayout...>) {
     static constexpr InnerLoop kLoops[] = {
-        &ElementwiseKernel<Dag, TCompute, TStore, kStream, static_cast<uint32_t>(kLayout), TIn...>::Loop...};
+        &ElementwiseKernel<Dag, kScalars, TCompute, TStore, kStream, static_cast<uint32_t>(kLayout), TIn...>::Loop...};
     return kLoops[layout];
   }
   // The loop of a layout: straight ones for the 2^inputs combinations of repeated inputs, the
   // strided one (stream or not, it scatters) above them.
   static InnerLoop For(uint32_t layout) {
-    if (layout >= kStridedLayout) return &ElementwiseKernel<Dag, TCompute, TStore, false, kStridedLayout, TIn...>::Loop;
+    if (layout >= kStridedLayout) {
+      return &ElementwiseKernel<Dag, kScalars, TCompute, TStore, false, kStridedLayout, TIn...>::Loop;
+    }
     return Pick(layout, std::make_index_sequence<size_t{1} << sizeof...(TIn)>{});
   }
   // A loop that picks the layout of each run from its strides: for plans whose layout was not
@@ -176,23 +186,23 @@ struct LayoutLoops {
 // The inner loop for a Dag over inputs of types TIn..., rounded to TCompute and stored as the
 // run-time store dtype, with or without streaming stores, for runs of the given layout. A store
 // that casts to another dtype has the strided loop only (its schedule says so: ForStoreCast).
-template <class Dag, typename TCompute, typename... TIn>
+template <class Dag, int kScalars, typename TCompute, typename... TIn>
 InnerLoop ElementwiseLoopFor(DType store, bool stream, uint32_t layout) {
   return VisitDType(store, [stream, layout](auto store_type) -> InnerLoop {
     using TStore = decltype(store_type);
     if constexpr (!std::is_same_v<TStore, TCompute>) {
-      return &ElementwiseKernel<Dag, TCompute, TStore, false, kStridedLayout, TIn...>::Loop;
+      return &ElementwiseKernel<Dag, kScalars, TCompute, TStore, false, kStridedLayout, TIn...>::Loop;
     } else {
-      return stream ? LayoutLoops<Dag, TCompute, TStore, true, TIn...>::For(layout)
-                    : LayoutLoops<Dag, TCompute, TStore, false, TIn...>::For(layout);
+      return stream ? LayoutLoops<Dag, kScalars, TCompute, TStore, true, TIn...>::For(layout)
+                    : LayoutLoops<Dag, kScalars, TCompute, TStore, false, TIn...>::For(layout);
     }
   });
 }
 
 // The same for runs of any layout, picked per run (no streaming stores).
-template <class Dag, typename TCompute, typename TStore, typename... TIn>
+template <class Dag, int kScalars, typename TCompute, typename TStore, typename... TIn>
 InnerLoop AnyLayoutLoop() {
-  return &LayoutLoops<Dag, TCompute, TStore, false, TIn...>::AnyLayout;
+  return &LayoutLoops<Dag, kScalars, TCompute, TStore, false, TIn...>::AnyLayout;
 }
 
 }  // namespace HWY_NAMESPACE

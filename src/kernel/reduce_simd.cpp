@@ -40,7 +40,7 @@ void AccumulateColumnsTarget(const float* values, int64_t n, int64_t width, doub
 
 struct IdentityDag {
   template <class D, class V>
-  static HWY_INLINE V Apply(D /*d*/, V /*unused*/, V /*unused*/, V value) {
+  static HWY_INLINE V Apply(D /*d*/, V value) {
     return value;
   }
 };
@@ -49,7 +49,7 @@ struct IdentityDag {
 InnerLoop CastLoopTarget(DType compute, DType store) {
   return VisitDType(compute, [store](auto compute_type) {
     return VisitDType(store, [](auto store_type) {
-      return AnyLayoutLoop<IdentityDag, decltype(compute_type), decltype(store_type), float>();
+      return AnyLayoutLoop<IdentityDag, 0, decltype(compute_type), decltype(store_type), float>();
     });
   });
 }

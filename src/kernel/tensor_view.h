@@ -20,10 +20,14 @@ struct TensorView {
   OperandDims Operand() const { return OperandDims(ElementSize(dtype), shape, strides); }  // read in place
 };
 
-// Row-major strides of a contiguous tensor of this shape.
+// Row-major strides of a contiguous tensor of this shape. A shape with a 0 dim may have others
+// whose product overflows int64 (no element is ever addressed through them): the products wrap,
+// as unsigned arithmetic does, instead of overflowing (undefined; the ASan fuzzer found one).
 inline Shape ContiguousStrides(Dims shape) {
   Shape strides(shape.size(), 1);
-  for (size_t i = shape.size(); i > 1; --i) strides[i - 2] = strides[i - 1] * shape[i - 1];
+  for (size_t i = shape.size(); i > 1; --i) {
+    strides[i - 2] = static_cast<int64_t>(static_cast<uint64_t>(strides[i - 1]) * static_cast<uint64_t>(shape[i - 1]));
+  }
   return strides;
 }
 

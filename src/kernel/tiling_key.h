@@ -40,17 +40,45 @@ uint64_t EncodeTilingKey(const KeyTable& table, const uint32_t* values, size_t c
 // "name=value name=value ...", for logs.
 std::string TilingKeyText(const KeyTable& table, const uint32_t* values, size_t count);
 
-// The same for a typed key struct Key with `static const KeyTable& Table()` and `Values()` (its
-// fields as numbers, in the table's order).
+// A field of a typed key struct Key: its declaration and how the key gives its value. A key struct
+// declares its fields once, in order -- `static const std::vector<KeyFieldOf<Key>>& Fields()` --
+// and the table and the values follow from them.
+template <class Key>
+struct KeyFieldOf {
+  KeyField field;
+  uint32_t (*value)(const Key& key);
+};
+// A member of a key as its field's number: KeyValue<&Key::member>.
+template <auto kMember, class Key>
+uint32_t KeyValue(const Key& key) {
+  return static_cast<uint32_t>(key.*kMember);
+}
+
+// The table of a key struct's fields, made once.
+template <class Key>
+const KeyTable& KeyTableOf() {
+  static const KeyTable table = [] {
+    KeyTable fields;
+    for (const KeyFieldOf<Key>& f : Key::Fields()) fields.push_back(f.field);
+    return fields;
+  }();
+  return table;
+}
+template <class Key>
+std::vector<uint32_t> KeyValues(const Key& key) {
+  std::vector<uint32_t> values;
+  for (const KeyFieldOf<Key>& f : Key::Fields()) values.push_back(f.value(key));
+  return values;
+}
 template <class Key>
 uint64_t EncodeTilingKey(const Key& key) {
-  const auto values = key.Values();
-  return EncodeTilingKey(Key::Table(), values.data(), values.size());
+  const std::vector<uint32_t> values = KeyValues(key);
+  return EncodeTilingKey(KeyTableOf<Key>(), values.data(), values.size());
 }
 template <class Key>
 std::string TilingKeyText(const Key& key) {
-  const auto values = key.Values();
-  return TilingKeyText(Key::Table(), values.data(), values.size());
+  const std::vector<uint32_t> values = KeyValues(key);
+  return TilingKeyText(KeyTableOf<Key>(), values.data(), values.size());
 }
 
 }  // namespace kernel

@@ -1,57 +1,57 @@
+// What generic callers do with the API table (api_table.h); the table itself is generated.
 #include "api_table.h"
 
 #include <cstring>
 
-#include "aclnnop/aclnn_l1_loss_backward.h"
-#include "aclnnop/aclnn_mse_loss.h"
-#include "aclnnop/aclnn_mse_loss_backward.h"
-#include "aclnnop/aclnn_mse_loss_out.h"
+#include "ops/common/op_def/promotion.h"
 
 namespace aclcpu {
+namespace {
 
-const std::vector<ApiOp>& ApiOps() {
-  static const std::vector<ApiOp> ops = {
-      {"aclnnMseLossBackward",
-       "aclnnMseLossBackwardGetWorkspaceSize",
-       {"gradOutput", "self", "target"},
-       "reduction",
-       [](aclTensor* const* in, int64_t attribute, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnMseLossBackwardGetWorkspaceSize(in[0], in[1], in[2], attribute, out, size, executor);
-       },
-       aclnnMseLossBackward},
-      {"aclnnMseLoss",
-       "aclnnMseLossGetWorkspaceSize",
-       {"self", "target"},
-       "reduction",
-       [](aclTensor* const* in, int64_t attribute, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnMseLossGetWorkspaceSize(in[0], in[1], attribute, out, size, executor);
-       },
-       aclnnMseLoss},
-      {"aclnnMseLossOut",
-       "aclnnMseLossOutGetWorkspaceSize",
-       {"self", "target"},
-       "reduction",
-       [](aclTensor* const* in, int64_t attribute, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnMseLossOutGetWorkspaceSize(in[0], in[1], attribute, out, size, executor);
-       },
-       aclnnMseLossOut},
-      {"aclnnL1LossBackward",
-       "aclnnL1LossBackwardGetWorkspaceSize",
-       {"gradOutput", "self", "target"},
-       "reduction",
-       [](aclTensor* const* in, int64_t attribute, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], attribute, out, size, executor);
-       },
-       aclnnL1LossBackward},
-  };
-  return ops;
+constexpr int kMaxBroadcast = 8;  // more than any API broadcasts
+
+}  // namespace
+
+int ApiOp::out_param() const {
+  for (int i = 0; i < param_count; ++i) {
+    if (params[i].kind == ParamKind::kOutput) return i;
+  }
+  return -1;
+}
+
+int ApiOp::param_of(ParamKind kind, int index) const {
+  for (int i = 0; i < param_count; ++i) {
+    if (params[i].kind == kind && params[i].index == index) return i;
+  }
+  return -1;
 }
 
 const ApiOp* FindApiOp(const char* name) {
-  for (const ApiOp& op : ApiOps()) {
-    if (std::strcmp(op.name, name) == 0) return &op;
+  for (const ApiOp* op : ApiOps()) {
+    if (std::strcmp(op->name, name) == 0) return op;
   }
   return nullptr;
+}
+
+bool NewOutShape(const ApiOp& api, const kernel::Dims* shapes, const AttrValue* attributes, kernel::Shape* shape) {
+  kernel::Dims listed[kMaxBroadcast];
+  if (api.broadcast_count > kMaxBroadcast) return false;
+  for (int i = 0; i < api.broadcast_count; ++i) listed[i] = shapes[api.broadcast_params[i]];
+  kernel::Shape broadcast;
+  const bool broadcasts = kernel::BroadcastShapes(listed, api.broadcast_count, &broadcast, nullptr);
+  if (!broadcasts) broadcast.assign(listed[0].begin(), listed[0].end());
+  *shape = ShapeFor(RuleFor(api.out_shape, attributes), broadcast);
+  return broadcasts;
+}
+
+aclDataType NewOutDtype(const ApiOp& api, const aclDataType* dtypes) {
+  aclDataType result = dtypes[api.promote_params[0]];
+  for (int i = 1; i < api.promote_count; ++i) {
+    // As the API layer promotes: the first two, then each next one with the result.
+    const aclDataType next = dtypes[api.promote_params[i]];
+    result = i == 1 ? PromoteType(result, next) : PromoteType(next, result);
+  }
+  return result;
 }
 
 }  // namespace aclcpu

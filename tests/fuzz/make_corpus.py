@@ -2,11 +2,23 @@
 """Writes the seed corpus of api_fuzzer (tests/fuzz/corpus/): small inputs in the format that
 api_fuzzer.cpp's header describes, covering valid calls of aclnnMseLossBackward, aclnnMseLoss,
 aclnnMseLossOut and aclnnL1LossBackward (dtypes, broadcasts, strides, aliasing, empty tensors, several reduction chunks,
-streams, repeatable executors, the other constructors) and a few invalid ones. Run it from anywhere:
+streams, repeatable executors, the other constructors) and a few invalid ones. The fuzzer picks an
+API by its index in the libraries' table, the operators' declarations in order: read here from them
+(tools/opgen), so run it again when an operator is added (the opgen_declarations test fails until
+the checked-in corpus is what this writes). Run it from anywhere:
     python3 tests/fuzz/make_corpus.py
 """
 import os
+import pathlib
 import struct
+import sys
+
+_ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(_ROOT / "tools" / "opgen"))
+import opgen  # noqa: E402
+
+_, _OPERATORS = opgen.load(_ROOT / "src")
+API_INDEX = {api.name: i for i, api in enumerate(api for op in _OPERATORS for api in op.apis)}
 
 FLOAT, FLOAT16, BF16, INT32 = 0, 2, 4, 8  # indices into the fuzzer's dtype table
 ND, NCHW, NC1HWC0 = 0, 4, 11  # indices into its format table
@@ -20,16 +32,18 @@ def dim(value):
     return bytes([0xC0 + (value - 0xC0 % 17) % 17])
 
 
-BACKWARD, MSE_LOSS, MSE_LOSS_OUT, L1_BACKWARD = 0, 1, 2, 3  # the operator, flags bits 5-6
+BACKWARD, MSE_LOSS, MSE_LOSS_OUT, L1_BACKWARD, L1_LOSS = (API_INDEX[name] for name in (
+    "aclnnMseLossBackward", "aclnnMseLoss", "aclnnMseLossOut", "aclnnL1LossBackward", "aclnnL1Loss"))
 
 
 def header(buffers, reduction=1, flags=0, raw_reduction=None, op=BACKWARD):
-    """buffers: list of (size in bytes, freed before phase one)."""
+    """buffers: list of (size in bytes, freed before phase one); then flags, the API and its one
+    attribute, the reduction."""
     out = bytes([len(buffers) - 1])
     for size, freed in buffers:
         out += struct.pack("<H", size - 1) + bytes([1 if freed else 0])
-    out += bytes([raw_reduction if raw_reduction is not None else reduction])
-    return out + bytes([flags | op << 5])
+    out += bytes([flags, op])
+    return out + bytes([raw_reduction if raw_reduction is not None else reduction])
 
 
 def tensor(dims, dtype=FLOAT, fmt=ND, strides=None, offset=0, storage="auto", slack=0, buf=0, byte_offset=0,
@@ -206,6 +220,18 @@ SEEDS = {
     + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
     + tensor([2, 1], buf=2)
     + tensor([], buf=3),
+    # The same two for a reducing operator of the declared seam (ReduceSch on 950, a float64 sum
+    # elsewhere): planned over 2^62 elements; refused at 2^63.
+    "valid_l1_loss_2_pow_62_broadcast_elements": header([(64, False)] * 4, reduction=2, op=L1_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([], buf=2)
+    + tensor([], buf=3),
+    "invalid_l1_loss_broadcast_count_overflows": header([(64, False)] * 4, reduction=2, op=L1_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([2, 1], buf=2)
+    + tensor([], buf=3),
     # A transposed self of a mean is copied contiguous first, its workspace a launch must be given
     # in full ...
     "valid_mse_loss_transposed_self_staged": header([(64, False), (128, False), (128, False), (64, False)],
@@ -254,6 +280,21 @@ SEEDS = {
     + tensor([4, 5], buf=2)
     + tensor([5], buf=3),
 }
+
+# Two inputs the fuzzer found (aclnnMseLoss calls whose empty broadcast multiplied past int64 in
+# planning), kept as it wrote them; only the API byte (after the four buffers and the flags) is
+# set here, so that they call aclnnMseLoss whatever its index.
+FOUND = {
+    "valid_mse_loss_empty_broadcast_dims_overflow":
+        "033f00003f00003f00003f00000001010001000000ff1df7f76d65f7f7f7f7f7f7f701f8f7f7f7f7f7f7f7f700",
+    "valid_mse_loss_empty_broadcast_of_a_large_input":
+        "033f00003f00003f00003f00000001016b010000000000000000000000020000cc0200000000010088baeb4628d040e9000002"
+        "00000002000000000200000000020000000000030000",
+}
+for _name, _hex in FOUND.items():
+    _data = bytearray.fromhex(_hex)
+    _data[1 + 3 * 4 + 1] = MSE_LOSS
+    SEEDS[_name] = bytes(_data)
 
 
 def main():

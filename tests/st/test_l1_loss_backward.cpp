@@ -19,7 +19,6 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
-#include "golden/l1_loss_grad_golden.h"
 #include "support/api_support.h"
 #include "support/expect_error.h"
 
@@ -134,11 +133,10 @@ std::string Describe(const Shape& s) {
   return text + "]";
 }
 
-// The kernel the SoC under test reaches, in the golden's terms.
-golden::L1GradRoute Route() {
-  golden::L1GradRoute route;
-  route.npu = support::CurrentNpu();
-  return route;
+// The golden of aclnnL1LossBackward on the SoC under test.
+golden::Tensor L1Golden(const golden::Tensor& grad, const golden::Tensor& self, const golden::Tensor& target,
+                        int reduction, golden::Dtype out_dtype) {
+  return support::GoldenOf("aclnnL1LossBackward", {grad, self, target}, {support::Attr(reduction)}, out_dtype);
 }
 
 bool Is950() { return support::CurrentNpu().family == golden::Npu::Family::k950; }
@@ -166,9 +164,8 @@ aclnnStatus RunL1LossBackward(const aclTensor* grad_output, const aclTensor* sel
 // inputs as they are now; EXPECTs that nothing outside gradInput's view was written.
 void CheckAgainstGolden(const DeviceTensor& grad, const DeviceTensor& self, const DeviceTensor& target, int reduction,
                         DeviceTensor& out) {
-  const golden::Tensor expected =
-      golden::L1LossGrad(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(), reduction,
-                         support::ToGolden(out.dtype()), Route());
+  const golden::Tensor expected = L1Golden(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(),
+                                           reduction, support::ToGolden(out.dtype()));
   ASSERT_EQ(expected.shape, out.shape());
   ASSERT_EQ(RunL1LossBackward(grad.get(), self.get(), target.get(), reduction, out.get()), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
@@ -571,9 +568,8 @@ TEST(L1LossBackwardSpecialValues, ExactIeeeResults) {
       EXPECT_TRUE(support::SameValue(golden::Dtype::kFloat32, rows[i].expected, result[static_cast<size_t>(i)]))
           << "row " << i << " reduction " << reduction << ": 0x" << std::hex << result[static_cast<size_t>(i)];
     }
-    const golden::Tensor expected =
-        golden::L1LossGrad(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(), reduction,
-                           golden::Dtype::kFloat32, Route());
+    const golden::Tensor expected = L1Golden(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(),
+                                             reduction, golden::Dtype::kFloat32);
     EXPECT_EQ(support::CompareBits(golden::Dtype::kFloat32, expected.bits, result), "");
   }
 }
@@ -655,9 +651,8 @@ class L1LossBackwardAliasing : public ::testing::Test {
   // Computes the golden from the inputs as they are now, runs, and compares gradInput.
   void RunAndCheck(DeviceTensor& grad, DeviceTensor& self, DeviceTensor& target, DeviceTensor& out, int reduction,
                    bool expect_workspace) {
-    const golden::Tensor expected =
-        golden::L1LossGrad(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(), reduction,
-                           support::ToGolden(out.dtype()), Route());
+    const golden::Tensor expected = L1Golden(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(),
+                                             reduction, support::ToGolden(out.dtype()));
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(aclnnL1LossBackwardGetWorkspaceSize(grad.get(), self.get(), target.get(), reduction, out.get(),
@@ -1122,7 +1117,11 @@ TEST_F(L1LossBackwardRoutes, MeanScale) {
         << aclGetRecentErrMsg();
     const uint32_t expected = Is950() ? row.arch35 : row.tbe;
     for (uint32_t bits : out.Read()) ASSERT_EQ(bits, expected) << std::hex << bits;
-    EXPECT_EQ(FloatBits(golden::L1Scale(Route(), 1, row.grad, row.target, out_shape)), expected);
+    // The golden's scale: gradOutput 1 and sign 1 leave it alone.
+    EXPECT_EQ(
+        L1Golden(grad.ToGoldenTensor(), self.ToGoldenTensor(), target.ToGoldenTensor(), 1, golden::Dtype::kFloat32)
+            .bits.front(),
+        expected);
   }
 }
 
@@ -1310,8 +1309,8 @@ TEST_F(L1LossBackwardRoutes, IntegerInputsAreCastToThePromotedDtype) {
         }
         for (int reduction : {0, 1}) {
           DeviceTensor out(floating, shape, Layout::kContiguous);
-          const golden::Tensor expected = golden::L1LossGrad(golden_inputs[0], golden_inputs[1], golden_inputs[2],
-                                                             reduction, support::ToGolden(floating), Route());
+          const golden::Tensor expected =
+              L1Golden(golden_inputs[0], golden_inputs[1], golden_inputs[2], reduction, support::ToGolden(floating));
           ASSERT_EQ(RunL1LossBackward(g.get(), s.get(), t.get(), reduction, out.get()), ACLNN_SUCCESS)
               << aclGetRecentErrMsg();
           EXPECT_EQ(support::CompareBits(support::ToGolden(floating), expected.bits, out.Read()), "");
@@ -1334,8 +1333,8 @@ TEST_F(L1LossBackwardRoutes, IntoDoubleAndComplexGradInput) {
     for (DeviceTensor* tensor : {&g, &s, &t}) {
       tensor->Write(support::RandomBits(floating, tensor->numel(), support::ValueClass::kMixed, rng));
     }
-    const golden::Tensor expected = golden::L1LossGrad(g.ToGoldenTensor(), s.ToGoldenTensor(), t.ToGoldenTensor(), 1,
-                                                       support::ToGolden(floating), Route());
+    const golden::Tensor expected =
+        L1Golden(g.ToGoldenTensor(), s.ToGoldenTensor(), t.ToGoldenTensor(), 1, support::ToGolden(floating));
     for (aclDataType wide : {ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_COMPLEX32}) {
       for (Layout layout : {Layout::kContiguous, Layout::kTransposed, Layout::kStridedOffset}) {
         SCOPED_TRACE(std::string(DtypeName(floating)) + " into " + std::to_string(wide) + " " +

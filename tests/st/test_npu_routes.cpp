@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "golden/mse_loss_golden.h"
-#include "golden/mse_loss_grad_golden.h"
+#include "ops/loss/mse_loss/golden/mse_loss_golden.h"
+#include "ops/loss/mse_loss_grad/golden/mse_loss_grad_golden.h"
 #include "support/api_support.h"
 #include "support/expect_error.h"
 

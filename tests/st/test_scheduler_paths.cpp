@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "nnopbase/nnopbase_internal.h"
-#include "op_host/mse_loss_grad_tiling.h"
+#include "ops/loss/mse_loss_grad/mse_loss_grad_op.h"
 #include "support/api_support.h"
 #include "support/kept_dims.h"
 
@@ -102,7 +102,7 @@ TEST(SchedulerPaths, TilingPicksThePathsTheyTest) {
     input.operands[mse::kDout] = support::KeptView(DType::kFloat32, self);
     input.operands[mse::kY] = support::KeptView(DType::kFloat32, self);
     input.platform = aclcpu::kernel::Platform{2, 1 << 20, 32 << 20};
-    mse::TilingData data;
+    aclcpu::kernel::ElementwiseTiling data;
     std::string error;
     EXPECT_TRUE(mse::ComputeTiling(&input, mse::Attributes{}, &data, &error)) << error;
     return data.key.mode;
@@ -122,7 +122,7 @@ TEST(SchedulerPaths, SizesAroundTheGrainTileAndBlock) {
   const Shape unit = aclcpu::kernel::ContiguousStrides(big);
   for (aclcpu::kernel::TensorView& view : input.operands) view = {aclcpu::kernel::DType::kFloat32, big, unit, nullptr};
   input.platform = aclcpu::kernel::Platform{2, aclcpu::HostPlatform().l2_bytes, aclcpu::HostPlatform().llc_bytes};
-  mse::TilingData data;
+  aclcpu::kernel::ElementwiseTiling data;
   std::string error;
   ASSERT_TRUE(mse::ComputeTiling(&input, mse::Attributes{}, &data, &error)) << error;
   const int64_t tile = data.plan.tile_elems;

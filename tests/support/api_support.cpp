@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "golden/npu_of_soc.h"
+#include "ops/api_table.h"
 #include "runtime/runtime_internal.h"
 
 namespace support {
@@ -48,6 +49,32 @@ const char* ValueClassName(ValueClass value_class) {
     default:
       return "mixed";
   }
+}
+
+golden::Tensor GoldenOf(const char* api_name, const std::vector<golden::Tensor>& inputs,
+                        const std::vector<aclcpu::AttrValue>& attributes, golden::Dtype out_dtype,
+                        const golden::Npu& npu, const std::vector<int>& formats) {
+  const aclcpu::ApiOp* api = aclcpu::FindApiOp(api_name);
+  if (api == nullptr) throw std::logic_error(std::string(api_name) + " is not in the API table");
+  golden::Call call;
+  call.api = api->case_name;
+  call.npu = npu;
+  call.inputs.resize(static_cast<size_t>(api->op->input_count));
+  if (!formats.empty()) call.formats.resize(call.inputs.size());
+  size_t k = 0;  // the API's inputs, in its order
+  for (int i = 0; i < api->param_count; ++i) {
+    if (api->params[i].kind != aclcpu::ParamKind::kInput) continue;
+    const size_t operand = static_cast<size_t>(api->params[i].index);
+    call.inputs[operand] = golden::View::Of(inputs.at(k));
+    if (!formats.empty()) call.formats[operand] = formats.at(k);
+    ++k;
+  }
+  call.attributes = attributes;
+  call.out_dtype = out_dtype;
+  std::string why;
+  std::unique_ptr<golden::GoldenOutput> output = golden::MakeGolden(api->op->case_name, std::move(call), &why);
+  if (output == nullptr) throw std::logic_error(std::string(api_name) + ": no golden: " + why);
+  return golden::Evaluate(*output);
 }
 
 golden::Dtype ToGolden(aclDataType dtype) {
@@ -289,6 +316,17 @@ std::string CompareBits(golden::Dtype dtype, const std::vector<uint32_t>& expect
   return "";
 }
 
+aclnnStatus PhaseTwo(uint64_t workspace_size, aclOpExecutor* executor, Launch launch, aclrtStream stream) {
+  void* workspace = nullptr;
+  if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    return ACLNN_ERR_INNER;
+  }
+  aclnnStatus status = launch(workspace, workspace_size, executor, stream);
+  if (status == ACLNN_SUCCESS && aclrtSynchronizeStream(stream) != ACL_SUCCESS) status = ACLNN_ERR_RUNTIME_ERROR;
+  if (workspace != nullptr) aclrtFree(workspace);  // waits for the work, as CANN's free does
+  return status;
+}
+
 aclnnStatus RunMseLossBackward(const aclTensor* grad_output, const aclTensor* self, const aclTensor* target,
                                int64_t reduction, aclTensor* out, aclrtStream stream) {
   uint64_t workspace_size = 0;
@@ -296,14 +334,7 @@ aclnnStatus RunMseLossBackward(const aclTensor* grad_output, const aclTensor* se
   aclnnStatus status =
       aclnnMseLossBackwardGetWorkspaceSize(grad_output, self, target, reduction, out, &workspace_size, &executor);
   if (status != ACLNN_SUCCESS) return status;
-  void* workspace = nullptr;
-  if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return ACLNN_ERR_INNER;
-  }
-  status = aclnnMseLossBackward(workspace, workspace_size, executor, stream);
-  if (status == ACLNN_SUCCESS && aclrtSynchronizeStream(stream) != ACL_SUCCESS) status = ACLNN_ERR_RUNTIME_ERROR;
-  if (workspace != nullptr) aclrtFree(workspace);  // waits for the work, as CANN's free does
-  return status;
+  return PhaseTwo(workspace_size, executor, aclnnMseLossBackward, stream);
 }
 
 aclnnStatus RunMseLoss(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, bool axis0,
@@ -313,15 +344,7 @@ aclnnStatus RunMseLoss(const aclTensor* self, const aclTensor* target, int64_t r
   aclnnStatus status = axis0 ? aclnnMseLossOutGetWorkspaceSize(self, target, reduction, out, &workspace_size, &executor)
                              : aclnnMseLossGetWorkspaceSize(self, target, reduction, out, &workspace_size, &executor);
   if (status != ACLNN_SUCCESS) return status;
-  void* workspace = nullptr;
-  if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return ACLNN_ERR_INNER;
-  }
-  status = axis0 ? aclnnMseLossOut(workspace, workspace_size, executor, stream)
-                 : aclnnMseLoss(workspace, workspace_size, executor, stream);
-  if (status == ACLNN_SUCCESS && aclrtSynchronizeStream(stream) != ACL_SUCCESS) status = ACLNN_ERR_RUNTIME_ERROR;
-  if (workspace != nullptr) aclrtFree(workspace);
-  return status;
+  return PhaseTwo(workspace_size, executor, axis0 ? aclnnMseLossOut : aclnnMseLoss, stream);
 }
 
 }  // namespace support

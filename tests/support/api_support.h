@@ -13,8 +13,9 @@
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
-#include "golden/mse_loss_golden.h"
-#include "golden/mse_loss_grad_golden.h"
+#include "golden/golden_op.h"
+#include "ops/loss/mse_loss/golden/mse_loss_golden.h"
+#include "ops/loss/mse_loss_grad/golden/mse_loss_grad_golden.h"
 
 namespace support {
 
@@ -91,6 +92,22 @@ bool SameValue(golden::Dtype dtype, uint32_t expected, uint32_t actual);
 // "" when equal; otherwise the first mismatch: index, expected and actual as numbers and bits.
 std::string CompareBits(golden::Dtype dtype, const std::vector<uint32_t>& expected,
                         const std::vector<uint32_t>& actual);
+
+// The golden of an aclnn API's call (golden/golden_op.h): its inputs in the API's order, the
+// operator's attributes in its declaration's order, out's dtype; on the runtime's NPU unless npu is
+// given, every tensor ND unless formats (the inputs', in the API's order) are.
+golden::Tensor GoldenOf(const char* api, const std::vector<golden::Tensor>& inputs,
+                        const std::vector<aclcpu::AttrValue>& attributes, golden::Dtype out_dtype,
+                        const golden::Npu& npu = CurrentNpu(), const std::vector<int>& formats = {});
+// An integer attribute's value (an enum's number: the reduction's 0, 1, 2).
+inline aclcpu::AttrValue Attr(int64_t value) { return aclcpu::AttrValue{value, 0.0}; }
+
+// An aclnn API's second phase (aclnnXxx(workspace, size, executor, stream)).
+using Launch = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+// The second phase of a call whose first gave workspace_size and executor: a workspace allocated
+// (when one is asked for), the launch on stream, a synchronize, the workspace freed. Returns the
+// first failure.
+aclnnStatus PhaseTwo(uint64_t workspace_size, aclOpExecutor* executor, Launch launch, aclrtStream stream = nullptr);
 
 // Both phases on stream (allocating any workspace), then a synchronize. Returns the first failure.
 aclnnStatus RunMseLossBackward(const aclTensor* grad_output, const aclTensor* self, const aclTensor* target,

@@ -1,8 +1,9 @@
-// junit_check FILE TESTS FAILURES SKIPPED: reads FILE as XML 1.0 (well-formed: one root, nested
-// and matching tags, quoted unique attributes, known entities, UTF-8 text) holding JUnit results
-// as CI servers read them: <testsuites> of <testsuite> of <testcase>, each with at most one
-// <failure> or <skipped>; every tests/failures/skipped attribute equal to what it contains; and
-// the totals equal to the numbers given. Exit 0 when all holds, else 1 with what does not.
+// junit_check FILE TESTS FAILURES SKIPPED [ERRORS]: reads FILE as XML 1.0 (well-formed: one root,
+// nested and matching tags, quoted unique attributes, known entities, UTF-8 text) holding JUnit
+// results as CI servers read them: <testsuites> of <testsuite> of <testcase>, each with at most one
+// <failure>, <error> or <skipped>; every tests/failures/errors/skipped attribute equal to what it
+// contains; and the totals equal to the numbers given (ERRORS: 0 when not given). Exit 0 when all
+// holds, else 1 with what does not.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -174,7 +175,7 @@ class XmlReader {
 };
 
 struct Counts {
-  long tests = 0, failures = 0, skipped = 0;
+  long tests = 0, failures = 0, skipped = 0, errors = 0;
 };
 
 bool CheckCount(const Element& element, const char* attribute, long counted, std::string* error) {
@@ -212,6 +213,8 @@ bool CheckSuite(const Element& suite, Counts* counts, std::string* error) {
     for (const auto& result : testcase->children) {
       if (result->name == "failure" && result->attributes.count("message") != 0) {
         ++own.failures;
+      } else if (result->name == "error" && result->attributes.count("message") != 0) {
+        ++own.errors;
       } else if (result->name == "skipped") {
         ++own.skipped;
       } else {
@@ -221,20 +224,21 @@ bool CheckSuite(const Element& suite, Counts* counts, std::string* error) {
     }
   }
   if (!CheckCount(suite, "tests", own.tests, error) || !CheckCount(suite, "failures", own.failures, error) ||
-      !CheckCount(suite, "skipped", own.skipped, error) || !CheckCount(suite, "errors", 0, error)) {
+      !CheckCount(suite, "skipped", own.skipped, error) || !CheckCount(suite, "errors", own.errors, error)) {
     return false;
   }
   counts->tests += own.tests;
   counts->failures += own.failures;
   counts->skipped += own.skipped;
+  counts->errors += own.errors;
   return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: junit_check FILE TESTS FAILURES SKIPPED\n");
+  if (argc != 5 && argc != 6) {
+    std::fprintf(stderr, "usage: junit_check FILE TESTS FAILURES SKIPPED [ERRORS]\n");
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -258,20 +262,22 @@ int main(int argc, char** argv) {
     if (error.empty()) CheckSuite(*suite, &counts, &error);
   }
   if (error.empty() && CheckCount(*root, "tests", counts.tests, &error) &&
-      CheckCount(*root, "failures", counts.failures, &error)) {
+      CheckCount(*root, "failures", counts.failures, &error) && CheckCount(*root, "errors", counts.errors, &error)) {
     CheckCount(*root, "skipped", counts.skipped, &error);
   }
-  const Counts expected{std::atol(argv[2]), std::atol(argv[3]), std::atol(argv[4])};
-  if (error.empty() &&
-      (counts.tests != expected.tests || counts.failures != expected.failures || counts.skipped != expected.skipped)) {
+  const Counts expected{std::atol(argv[2]), std::atol(argv[3]), std::atol(argv[4]), argc == 6 ? std::atol(argv[5]) : 0};
+  if (error.empty() && (counts.tests != expected.tests || counts.failures != expected.failures ||
+                        counts.skipped != expected.skipped || counts.errors != expected.errors)) {
     error = "it holds " + std::to_string(counts.tests) + " tests, " + std::to_string(counts.failures) + " failures, " +
-            std::to_string(counts.skipped) + " skipped; the summary says " + argv[2] + ", " + argv[3] + ", " + argv[4];
+            std::to_string(counts.skipped) + " skipped, " + std::to_string(counts.errors) + " errors; expected " +
+            std::to_string(expected.tests) + ", " + std::to_string(expected.failures) + ", " +
+            std::to_string(expected.skipped) + ", " + std::to_string(expected.errors);
   }
   if (!error.empty()) {
     std::fprintf(stderr, "%s: %s\n", argv[1], error.c_str());
     return 1;
   }
-  std::printf("%s: well-formed JUnit, %ld tests, %ld failures, %ld skipped\n", argv[1], counts.tests, counts.failures,
-              counts.skipped);
+  std::printf("%s: well-formed JUnit, %ld tests, %ld failures, %ld skipped, %ld errors\n", argv[1], counts.tests,
+              counts.failures, counts.skipped, counts.errors);
   return 0;
 }

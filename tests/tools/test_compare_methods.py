@@ -53,8 +53,7 @@ def goldens(tmp_path_factory):
     out = {}
     for kind in KINDS:
         for dtype in DTYPES:
-            suffix = ".golden.bf16-as-u2.npy" if dtype == "bfloat16" else ".golden.npy"
-            out[kind, dtype] = np.load(work / "dump" / f"{kind}_{dtype}{suffix}").reshape(-1)
+            out[kind, dtype] = np.load(work / "dump" / f"{kind}_{dtype}.golden.npy").reshape(-1)
     return work, out
 
 

@@ -4,12 +4,15 @@
 // mutated file either parses or is reported, and nothing crashes or throws.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
@@ -18,18 +21,27 @@
 #include <vector>
 
 #include "case_files.h"
-#include "golden/mse_loss_golden.h"
-#include "golden/mse_loss_grad_golden.h"
 #include "inputs.h"
 #include "judge.h"
 #include "junit.h"
 #include "literal.h"
 #include "npy.h"
 #include "ops.h"
+#include "ops/loss/mse_loss/golden/mse_loss_golden.h"
+#include "ops/loss/mse_loss_grad/golden/mse_loss_grad_golden.h"
+#include "report.h"
 #include "run_tensors.h"
+#include "runner.h"
 #include "work_pool.h"
 
 namespace {
+
+// The reduction of each of a JSON case's runs.
+std::vector<int64_t> Reductions(const case_runner::Case& c) {
+  std::vector<int64_t> values;
+  for (const case_runner::Case::ApiRun& run : c.api_runs) values.push_back(run.attributes.at(0).integer);
+  return values;
+}
 
 namespace cr = case_runner;
 using Kind = cr::Value::Kind;
@@ -196,8 +208,7 @@ TEST(CaseRunnerCsvCases, TheExampleOfCasesMd) {
   EXPECT_EQ(first.inputs[kSelf].shape, (std::vector<int64_t>{32, 8}));
   EXPECT_TRUE(first.inputs[kGrad].shape.empty());
   EXPECT_EQ(first.inputs[kTarget].dtype, cr::Dtype::kFloat16);
-  EXPECT_TRUE(first.has_attribute);
-  EXPECT_EQ(first.attribute, "mean");
+  EXPECT_EQ(first.attributes, (std::map<std::string, std::string>{{"reduction", "mean"}}));
   EXPECT_TRUE(first.has_output_shape && first.has_output_dtype);
   EXPECT_EQ(first.output_shape, (std::vector<int64_t>{32, 8}));
   EXPECT_TRUE(first.inputs[0].range.uniform);  // empty: the default range
@@ -209,7 +220,7 @@ TEST(CaseRunnerCsvCases, TheExampleOfCasesMd) {
   EXPECT_EQ(cases[1].output_dtype, cr::Dtype::kBFloat16);
   EXPECT_FALSE(cases[2].enabled);
   const cr::Case& ranges = cases[3];
-  EXPECT_FALSE(ranges.has_attribute);  // no attributes: the definition's default
+  EXPECT_TRUE(ranges.attributes.empty());  // no attributes: the definition's default
   EXPECT_FALSE(ranges.has_output_shape);
   EXPECT_EQ(ranges.inputs[0].range.hi, 1.5);
   EXPECT_TRUE(IsOnly(ranges.inputs[1].range, NAN));
@@ -287,8 +298,8 @@ TEST(CaseRunnerJsonCases, TheExampleOfCasesMd) {
   EXPECT_EQ(demo.op, cr::FindApiOp("MseLossBackward"));
   EXPECT_EQ(demo.where, "t case id 0 at line 2");
   EXPECT_EQ(demo.Label(), "mse_backward_demo#0");
-  EXPECT_EQ(demo.attribute_values, (std::vector<int64_t>{0, 1, 2}));
-  EXPECT_TRUE(demo.attribute_is_range);
+  EXPECT_EQ(Reductions(demo), (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(demo.api_runs[2].suffix, "[reduction=2]");  // a range: each run names its value
   EXPECT_EQ(demo.inputs[kGrad].name, "gradOutput");
   EXPECT_EQ(demo.inputs[kGrad].shape, (std::vector<int64_t>{6, 1, 4}));
   EXPECT_EQ(demo.inputs[kGrad].range.hi, 10.0);
@@ -299,8 +310,8 @@ TEST(CaseRunnerJsonCases, TheExampleOfCasesMd) {
   const cr::Case& forms = cases[1];  // aclnn_name with its aclnn prefix
   EXPECT_EQ(forms.error, "");
   EXPECT_EQ(forms.op, cr::FindApiOp("MseLossBackward"));
-  EXPECT_EQ(forms.attribute_values, (std::vector<int64_t>{1}));
-  EXPECT_FALSE(forms.attribute_is_range);
+  EXPECT_EQ(Reductions(forms), (std::vector<int64_t>{1}));
+  EXPECT_EQ(forms.api_runs[0].suffix, "");
   EXPECT_EQ(forms.inputs[kTarget].range.specials, (std::vector<float>{-INFINITY, INFINITY}));
   EXPECT_TRUE(IsOnly(forms.inputs[kSelf].range, INFINITY));
   EXPECT_TRUE(IsOnly(forms.inputs[kGrad].range, NAN));
@@ -321,6 +332,69 @@ TEST(CaseRunnerJsonCases, TheExampleOfCasesMd) {
   EXPECT_EQ(mixed.specials[2], INFINITY);
   EXPECT_EQ(mixed.specials[3], -INFINITY);
   EXPECT_TRUE(std::isnan(mixed.specials[4]));
+}
+
+// An attribute the API names otherwise than its kernel: ATK lists SmoothL1LossBackward's beta, TTK's
+// rows SmoothL1LossGradV2's sigma (a float), both the declaration's attribute sigma.
+TEST(CaseRunnerJsonCases, AttributesByTheApisNamesAndRowsByTheKernels) {
+  const std::string inputs =
+      R"({"name": "gradOut", "type": "tensor", "dtype": "fp32", "shape": [], "range_values": [-5, 5]},
+         {"name": "self", "type": "tensor", "dtype": "fp32", "shape": [3, 2], "range_values": [-5, 5]},
+         {"name": "target", "type": "tensor", "dtype": "fp32", "shape": [3, 2], "range_values": [-5, 5]},
+         {"name": "reduction", "type": "attr", "dtype": "int", "range_values": 2},)";
+  const std::vector<cr::Case> cases =
+      ParseCases(R"([{"id": 0, "name": "sl1", "aclnn_name": "SmoothL1LossBackward", "inputs": [)" + inputs +
+                 R"({"name": "beta", "type": "attr", "dtype": "float32", "range_values": 0.7}]},
+          {"id": 1, "name": "sl1", "aclnn_name": "SmoothL1LossBackward", "inputs": [)" +
+                 inputs + R"({"name": "sigma", "type": "attr", "dtype": "float32", "range_values": 0.7}]}])");
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].error, "");
+  ASSERT_EQ(cases[0].api_runs.size(), 1u);
+  const std::vector<aclcpu::AttrValue>& values = cases[0].api_runs[0].attributes;  // the declaration's order
+  ASSERT_EQ(values.size(), 2u);
+  EXPECT_EQ(values[0].real, 0.7);
+  EXPECT_EQ(values[1].integer, 2);
+  EXPECT_EQ(cases[1].error, "field inputs[4].name: unknown attr \"sigma\"; the API has reduction and beta");
+
+  const std::vector<cr::Case> rows = ParseCases(
+      "testcase_name,op_name,input_shapes,input_dtypes,output_shapes,output_dtypes,attributes\n"
+      "sl1_row,smooth_l1_loss_grad_v2,\"((4,), (4,), (4,))\",\"('float32',)\",\"((4,),)\",\"('float32',)\","
+      "\"{'sigma': 0.7, 'reduction': 'sum'}\"\n"
+      "sl1_int,smooth_l1_loss_grad_v2,\"((4,), (4,), (4,))\",\"('float32',)\",,,\"{'sigma': 1, 'reduction': 'x'}\"\n"
+      "sl1_str,smooth_l1_loss_grad_v2,\"((4,), (4,), (4,))\",\"('float32',)\",,,\"{'sigma': '1', 'reduction': "
+      "'x'}\"\n");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].error, "");
+  EXPECT_EQ(rows[0].op, cr::FindKernelOp("smooth_l1_loss_grad_v2"));
+  std::vector<aclcpu::AttrValue> kernel;
+  std::string why;
+  ASSERT_TRUE(cr::KernelAttributes(rows[0], &kernel, &why)) << why;
+  EXPECT_EQ(kernel[0].real, 0.7);
+  EXPECT_EQ(kernel[1].integer, 2);  // sum
+  EXPECT_EQ(rows[1].error, "");     // an integer is a number; the reduction's name is judged later
+  EXPECT_FALSE(cr::KernelAttributes(rows[1], &kernel, &why));
+  EXPECT_NE(rows[2].error.find("sigma must be"), std::string::npos) << rows[2].error;
+}
+
+// An attribute the API fixes (aclnnL1Loss passes LpLoss p = 1 itself): ATK lists no such parameter,
+// the run carries the fixed value, and listing it is an unknown attr.
+TEST(CaseRunnerJsonCases, AnAttributeTheApiFixes) {
+  const std::string inputs =
+      R"({"name": "self", "type": "tensor", "dtype": "fp32", "shape": [3], "range_values": [-5, 5]},
+         {"name": "target", "type": "tensor", "dtype": "fp32", "shape": [3], "range_values": [-5, 5]},
+         {"name": "reduction", "type": "attr", "dtype": "int", "range_values": 1})";
+  const std::vector<cr::Case> cases =
+      ParseCases(R"([{"id": 0, "name": "l1", "aclnn_name": "L1Loss", "inputs": [)" + inputs + R"(]},
+                    {"id": 1, "name": "l1", "aclnn_name": "L1Loss", "inputs": [)" +
+                 inputs + R"(, {"name": "p", "type": "attr", "dtype": "int", "range_values": 1}]}])");
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].error, "");
+  ASSERT_EQ(cases[0].api_runs.size(), 1u);
+  const std::vector<aclcpu::AttrValue>& values = cases[0].api_runs[0].attributes;  // p, reduction
+  ASSERT_EQ(values.size(), 2u);
+  EXPECT_EQ(values[0].integer, 1);
+  EXPECT_EQ(values[1].integer, 1);
+  EXPECT_EQ(cases[1].error, "field inputs[3].name: unknown attr \"p\"; the API has only reduction");
 }
 
 TEST(CaseRunnerCsvCases, RealTableForms) {
@@ -552,9 +626,9 @@ TEST(CaseRunnerJsonCases, AnUnreadableCaseIsReportedAndTheOthersKept) {
       {"{\"id\": 7, \"name\": \"c\", \"aclnn_name\": \"Add\", \"inputs\": []}",
        "field aclnn_name: \"Add\" is not an API this runner knows; expected " + cr::ApiOpNames()},
       {"{\"id\": 7, \"name\": \"c\", \"aclnn_name\": \"MseLoss\", \"inputs\": []}", "field inputs: no self tensor"},
-      {"{\"id\": 7, \"name\": \"c\", \"inputs\": []}",
-       "field aclnn_name: missing, and the tensors it lists () fit MseLoss or MseLossOut; name one of " +
-           cr::ApiOpNames(true)},
+      {"{\"id\": 7, \"name\": \"c\", \"inputs\": []}", "field aclnn_name: missing, and the tensors it lists () fit " +
+                                                           cr::OpNames(cr::ApiOpsFor({}), true) + "; name one of " +
+                                                           cr::ApiOpNames(true)},
       {"{\"id\": 7, \"inputs\": []}", "field name: missing, or not a non-empty string"},
       {"{\"name\": \"c\", \"inputs\": []}", "field id: missing, or not an integer"},
       {"{\"id\": \"7\", \"name\": \"c\", \"inputs\": []}", "field id: missing, or not an integer"},
@@ -595,7 +669,7 @@ const char kForwardCsv[] =
 TEST(CaseRunnerCsvCases, ForwardTableForms) {
   const std::vector<cr::Case> cases = ParseCases(kForwardCsv);
   ASSERT_EQ(cases.size(), 7u);
-  for (size_t i = 0; i + 1 < cases.size(); ++i) EXPECT_EQ(cases[i].error, "") << cases[i].name;
+  for (size_t i = 0; i + 2 < cases.size(); ++i) EXPECT_EQ(cases[i].error, "") << cases[i].name;
   const cr::OpInfo* loss = cr::FindKernelOp("mse_loss");
   ASSERT_NE(loss, nullptr);
   EXPECT_EQ(cr::FindKernelOp("MseLoss"), loss);        // the definition's type
@@ -620,14 +694,17 @@ TEST(CaseRunnerCsvCases, ForwardTableForms) {
   EXPECT_EQ(cases[3].output_shape, (std::vector<int64_t>{4, 8, 1, 10}));
   EXPECT_TRUE(cases[4].has_output_shape);  // () is 0-d
   EXPECT_TRUE(cases[4].output_shape.empty());
-  // No op_name: the one kernel op that takes as many inputs.
-  EXPECT_EQ(cases[5].op, loss);
-  // Three shapes fit more than one op (mse_loss_grad, l1_loss_grad): such a row must name its op.
-  ASSERT_GT(cr::KernelOpsTaking(3).size(), 1u);
-  EXPECT_EQ(cases[6].error, "field op_name: empty, and 3 input shapes fit " +
-                                cr::OpNames(cr::KernelOpsTaking(3), false) + "; name one of " +
-                                cr::KernelOpNames(true));
-  EXPECT_EQ(cr::KernelOpsTaking(2), (std::vector<const cr::OpInfo*>{loss}));
+  // No op_name: a row runs the one kernel op that takes as many inputs. Two shapes fit three
+  // (mse_loss, lp_loss, smooth_l1_loss_v2) and three shapes two (mse_loss_grad, l1_loss_grad): such a
+  // row must name its op.
+  for (size_t inputs : {2u, 3u}) {
+    ASSERT_GT(cr::KernelOpsTaking(inputs).size(), 1u);
+    EXPECT_EQ(cases[inputs + 3].error, "field op_name: empty, and " + std::to_string(inputs) + " input shapes fit " +
+                                           cr::OpNames(cr::KernelOpsTaking(inputs), false) + "; name one of " +
+                                           cr::KernelOpNames(true));
+  }
+  const std::vector<const cr::OpInfo*> two = cr::KernelOpsTaking(2);
+  EXPECT_NE(std::find(two.begin(), two.end(), loss), two.end());
   EXPECT_TRUE(cr::KernelOpsTaking(1).empty());
 
   const std::string header = "testcase_name,op_name,input_shapes,input_dtypes,output_shapes\n";
@@ -671,24 +748,29 @@ TEST(CaseRunnerJsonCases, ForwardListForms) {
   EXPECT_EQ(cases[0].inputs[0].dtype, cr::Dtype::kBFloat16);  // self and target keep their own dtypes
   EXPECT_EQ(cases[0].inputs[1].dtype, cr::Dtype::kFloat32);
   EXPECT_EQ(cases[0].inputs[1].shape, (std::vector<int64_t>{1, 3}));
-  EXPECT_EQ(cases[0].attribute_values, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(Reductions(cases[0]), (std::vector<int64_t>{0, 1, 2}));
   EXPECT_EQ(cases[1].error, "");
   EXPECT_EQ(cases[1].op, out);
   EXPECT_EQ(cases[1].Label(), "test_mse_loss#1");
-  // No aclnn_name: self and target fit both forward APIs, so the case names one; gradOutput,
-  // self and target fit MseLossBackward and L1LossBackward alike.
-  EXPECT_EQ(
-      cases[2].error,
-      "field aclnn_name: missing, and the tensors it lists (self, target) fit MseLoss or MseLossOut; name one of " +
-          cr::ApiOpNames(true));
+  // No aclnn_name: self and target fit every forward API (MseLoss, MseLossOut, L1Loss, ...), so the
+  // case names one; gradOutput, self and target fit MseLossBackward and L1LossBackward alike.
+  EXPECT_EQ(cases[2].error, "field aclnn_name: missing, and the tensors it lists (self, target) fit " +
+                                cr::OpNames(cr::ApiOpsFor({"self", "target"}), true) + "; name one of " +
+                                cr::ApiOpNames(true));
   EXPECT_EQ(cases[3].error.rfind("field aclnn_name: missing, and the tensors it lists (gradOutput, self, target) fit "
-                                 "MseLossBackward or ",
+                                 "L1LossBackward or MseLossBackward; ",
                                  0),
             0u);
-  EXPECT_EQ(cr::ApiOpsFor({"self", "target"}), (std::vector<const cr::OpInfo*>{loss, out}));
-  EXPECT_EQ(cr::ApiOpsFor({"target", "gradOutput"}).front(), cr::FindApiOp("MseLossBackward"));
-  EXPECT_EQ(cr::ApiOpsFor({"self", "out"}), (std::vector<const cr::OpInfo*>{loss, out}));  // "out" chooses nothing
-  EXPECT_EQ(cr::ApiOpNames().rfind("MseLossBackward, MseLoss", 0), 0u);
+  const std::vector<const cr::OpInfo*> forward = cr::ApiOpsFor({"self", "target"});
+  EXPECT_NE(std::find(forward.begin(), forward.end(), loss), forward.end());
+  EXPECT_NE(std::find(forward.begin(), forward.end(), out), forward.end());
+  EXPECT_EQ(std::find(forward.begin(), forward.end(), cr::FindApiOp("MseLossBackward")), forward.end());
+  EXPECT_EQ(cr::ApiOpsFor({"target", "gradOutput"}),
+            (std::vector<const cr::OpInfo*>{cr::FindApiOp("L1LossBackward"), cr::FindApiOp("MseLossBackward")}));
+  EXPECT_EQ(cr::ApiOpsFor({"self", "out"}), forward);  // "out" chooses nothing
+  // The declarations' order: by folder, then as each declares its APIs.
+  EXPECT_NE(cr::ApiOpNames().find("MseLoss, MseLossOut, MseLossBackward"), std::string::npos) << cr::ApiOpNames();
+  EXPECT_NE(cr::ApiOpNames().find("SmoothL1LossBackward"), std::string::npos) << cr::ApiOpNames();
   // MseLossOut takes what MseLoss takes: a backward tensor is an error naming the API.
   const std::vector<cr::Case> wrong =
       ParseCases("[" + one(4, "MseLossOut", pair + ", " + tensor("gradOutput", "fp32", "[1]")) + "]");
@@ -1052,6 +1134,116 @@ TEST(CaseRunnerJunit, EscapedWellFormedCountsPerFile) {
   EXPECT_EQ(xml.substr(xml.size() - 14), "</testsuites>\n");
 }
 
+TEST(CaseRunnerJunit, AnUnusableFileIsAnErrorOfItsOwnSuite) {
+  const std::vector<cr::JunitCase> cases = {
+      {"gone.csv", "unusable", "gone.csv", cr::Outcome::kError, "UNUSABLE gone.csv: cannot open: No such file", 0.0},
+      {"a.json", "MseLossBackward", "t#0", cr::Outcome::kPass, "", 0.25},
+  };
+  const std::string xml = cr::JunitXml(cases);
+  EXPECT_NE(xml.find("<testsuites name=\"aclnn_case_runner\" tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"gone.csv\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testcase name=\"gone.csv\" classname=\"unusable\" time=\"0.000\">\n      <error message=\""
+                     "UNUSABLE gone.csv: cannot open: No such file\">"),
+            std::string::npos);
+}
+
+TEST(CaseRunnerReport, AnUnusableFileIsARecordWithOutcomeError) {
+  cr::ReportHeader header;
+  header.errors = 1;
+  header.seconds = 1.5;
+  const std::vector<cr::RunRecord> records = {
+      {"gone.csv", "unusable", "gone.csv", cr::Verdict{cr::Outcome::kError, "UNUSABLE gone.csv: cannot open"}}};
+  const std::string json = cr::ReportJson(header, records);
+  EXPECT_NE(json.find("\"errors\":1,\"not_run\":0,\"seconds\":1.5}"), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"name\":\"gone.csv\",\"file\":\"gone.csv\",\"op\":\"unusable\",\"outcome\":\"error\","
+                      "\"line\":\"UNUSABLE gone.csv: cannot open\""),
+            std::string::npos)
+      << json;
+}
+
+// --shard deals runs out by cost: the largest first, each to the lightest shard.
+TEST(CaseRunnerShards, BalancedByCostEveryRunOnceInFileOrder) {
+  const cr::Case c;
+  std::vector<cr::Run> runs;
+  // One large run among many small ones, then two medium ones; costs as RunCost would give.
+  std::vector<int64_t> costs = {5, 1000, 5, 5, 400, 5, 5, 5, 400, 5, 5, 5};
+  for (size_t i = 0; i < costs.size(); ++i) runs.push_back(cr::Run{&c, "r" + std::to_string(i), {}});
+  const int count = 3;
+  std::vector<int> shard_of(runs.size(), -1);
+  std::vector<int64_t> load(count, 0);
+  for (int k = 0; k < count; ++k) {
+    const std::vector<cr::Run> shard = cr::ShardRuns(runs, costs, k, count);
+    EXPECT_EQ(cr::ShardRuns(runs, costs, k, count).size(), shard.size());  // the same every time
+    size_t last = 0;
+    for (const cr::Run& run : shard) {
+      const size_t i = static_cast<size_t>(std::stoi(run.name.substr(1)));
+      EXPECT_EQ(shard_of[i], -1) << run.name << " is in two shards";
+      EXPECT_TRUE(i >= last) << "shard " << k << " is out of file order";
+      last = i;
+      shard_of[i] = k;
+      load[k] += costs[i];
+    }
+  }
+  for (size_t i = 0; i < runs.size(); ++i) EXPECT_NE(shard_of[i], -1) << "r" << i << " is in no shard";
+  // The large run alone in the first shard, one medium run in each of the others, and the small
+  // ones spread so that no shard holds more than the largest run's cost over another.
+  EXPECT_EQ(shard_of[1], 0);
+  EXPECT_NE(shard_of[4], shard_of[8]);
+  EXPECT_NE(shard_of[4], 0);
+  EXPECT_NE(shard_of[8], 0);
+  const int64_t most = *std::max_element(load.begin(), load.end());
+  const int64_t least = *std::min_element(load.begin(), load.end());
+  EXPECT_LE(most - least, 1000);
+  EXPECT_EQ(load[0], 1000);  // the small runs went to the lighter shards
+  // One shard: everything, as it was.
+  EXPECT_EQ(cr::ShardRuns(runs, costs, 0, 1).size(), runs.size());
+}
+
+// A directory's case files: *.csv and *.json at any depth, sorted, hidden entries left out.
+TEST(CaseRunnerCaseFiles, UnderADirectory) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("case_runner_dir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  for (const char* sub : {"b/deep", "a", ".hidden"}) fs::create_directories(dir / sub);
+  for (const char* file : {"b/deep/z.json", "a/y.csv", "x.csv", ".hidden/w.csv", ".v.csv", "notes.txt"}) {
+    std::ofstream(dir / file) << "x\n";
+  }
+  std::vector<std::string> files;
+  std::string error;
+  ASSERT_TRUE(cr::CaseFilesUnder(dir.string(), &files, &error)) << error;
+  const std::vector<std::string> expected = {(dir / "a/y.csv").string(), (dir / "b/deep/z.json").string(),
+                                             (dir / "x.csv").string()};
+  EXPECT_EQ(files, expected);
+  // Read as a case file, "x" is neither format: LoadCaseFile says so, as the directory scan asks.
+  std::vector<cr::Case> cases;
+  bool not_a_case_file = false;
+  EXPECT_FALSE(cr::LoadCaseFile((dir / "x.csv").string(), &cases, &error, &not_a_case_file));
+  EXPECT_TRUE(not_a_case_file);
+  EXPECT_FALSE(cr::LoadCaseFile((dir / "missing.csv").string(), &cases, &error, &not_a_case_file));
+  EXPECT_FALSE(not_a_case_file) << "a file that cannot be opened is not passed over";
+  fs::remove_all(dir);
+  EXPECT_FALSE(cr::CaseFilesUnder((dir / "gone").string(), &files, &error));
+  EXPECT_NE(error.find("cannot read the directory"), std::string::npos) << error;
+}
+
+// A dtype name without quotes is named in the message with the quoted forms to write.
+TEST(CaseRunnerCsvCases, ABareDtypeWordSaysToQuoteIt) {
+  const std::string header = "testcase_name,op_name,input_shapes,input_dtypes\n";
+  for (const char* dtypes : {"float32", "\"(float32, float16)\"", "\"('float32', bfloat16)\""}) {
+    const std::vector<cr::Case> cases = ParseCases(header + "bare,mse_loss,\"((2,), (2,))\"," + dtypes + "\n");
+    ASSERT_EQ(cases.size(), 1u);
+    const std::string word = std::string(dtypes).find("bfloat16") != std::string::npos ? "bfloat16" : "float32";
+    EXPECT_EQ(cases[0].error, "field input_dtypes: " + word + " without quotes; dtype names are Python strings: '" +
+                                  word + "', or one per input as ('" + word + "', '" + word + "')")
+        << dtypes;
+  }
+  // A word that is no dtype keeps the parser's message.
+  const std::vector<cr::Case> other = ParseCases(header + "other,mse_loss,\"((2,), (2,))\",fp32\n");
+  EXPECT_EQ(other[0].error.find("field input_dtypes: column 1: unknown word \"fp32\""), 0u) << other[0].error;
+}
+
 cr::TensorSpec Spec(const char* name, cr::Dtype dtype, std::vector<int64_t> shape) {
   return cr::TensorSpec{name, dtype, std::move(shape), cr::ValueRange{}};
 }
@@ -1082,14 +1274,14 @@ TEST(CaseRunnerOps, ForwardOutTensorsPerApiAndReduction) {
   for (const Row& row : rows) {
     std::vector<int64_t> shape = {99};
     cr::Dtype dtype = cr::Dtype::kFloat16;
-    row.op->api_out({Spec("self", row.self, row.self_shape), Spec("target", row.target, row.target_shape)},
-                    row.reduction, &shape, &dtype);
+    cr::ApiOut(*row.op, {Spec("self", row.self, row.self_shape), Spec("target", row.target, row.target_shape)},
+               {aclcpu::AttrValue{row.reduction, 0.0}}, &shape, &dtype);
     EXPECT_EQ(shape, row.shape) << row.op->api_name << " reduction " << row.reduction;
     EXPECT_EQ(dtype, row.dtype) << row.op->api_name << " reduction " << row.reduction;
   }
-  EXPECT_STREQ(cr::ApiOf(loss).phase_one_name, "aclnnMseLossGetWorkspaceSize");
-  EXPECT_STREQ(cr::ApiOf(out).phase_one_name, "aclnnMseLossOutGetWorkspaceSize");
-  EXPECT_EQ(out.kernel_infer, nullptr);
+  EXPECT_STREQ(loss.api->phase_one_name, "aclnnMseLossGetWorkspaceSize");
+  EXPECT_STREQ(out.api->phase_one_name, "aclnnMseLossOutGetWorkspaceSize");
+  EXPECT_EQ(out.kernel, nullptr);  // TTK has no rows of its own: the kernel is MseLoss's
 }
 
 TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
@@ -1099,10 +1291,7 @@ TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
     cr::Case c;
     c.op = &op;
     c.inputs = {Spec("predict", dtype, std::move(predict)), Spec("label", dtype, std::move(label))};
-    if (reduction != nullptr) {
-      c.has_attribute = true;
-      c.attribute = reduction;
-    }
+    if (reduction != nullptr) c.attributes["reduction"] = reduction;
     std::string error;
     return cr::KernelInfer(c, y, y_dtype, &error) ? std::string() : error;
   };
@@ -1115,7 +1304,7 @@ TEST(CaseRunnerOps, ForwardKernelFollowsTheDefinition) {
   EXPECT_TRUE(y.empty());                                                            // 0-d for mean and sum
   EXPECT_EQ(infer({4, 3}, {4, 3}, cr::Dtype::kFloat32, nullptr, &y, &y_dtype), "");  // the default: mean
   EXPECT_TRUE(y.empty());
-  EXPECT_EQ(cr::KernelAttributeName(op), "reduction");  // from the definition
+  EXPECT_NE(cr::FindAttribute(op, "reduction"), nullptr);  // from the declaration
   EXPECT_EQ(infer({4, 3}, {3}, cr::Dtype::kFloat32, "none", &y, &y_dtype),
             "infer shape rejected the case: predict [4,3] and label [3] differ in shape");
   EXPECT_EQ(infer({4}, {4}, cr::Dtype::kFloat32, "avg", &y, &y_dtype),
@@ -1293,7 +1482,7 @@ std::string CheckParsed(bool ok, const std::vector<cr::Case>& cases, const std::
       if (!input.range.uniform && input.range.specials.empty()) return "a range with no values";
     }
     if (c.level == cr::Case::Level::kApi &&
-        (c.attribute_values.empty() || c.attribute_values.size() > cr::kMaxRangeRuns)) {
+        (c.api_runs.empty() || c.api_runs.size() > static_cast<size_t>(cr::kMaxRangeRuns))) {
       return "a bad reduction list";
     }
   }

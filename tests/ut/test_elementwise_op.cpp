@@ -32,7 +32,7 @@ kernel::ElementwiseOpInput Input(const Shape& a, const Shape& b, const Shape& ou
   input.operands[2] = View(DType::kFloat32, out);
   input.store_dtype = DType::kFloat32;
   input.scalar_input = 1;
-  input.scalars[0] = 0.5f;
+  input.context.scalars[0] = 0.5f;
   input.platform = kernel::Platform{1, 1 << 20, 32 << 20};
   return input;
 }
@@ -56,8 +56,8 @@ TEST(ElementwiseOp, PlansAnOperatorOfTwoInputs) {
   EXPECT_EQ(tiling.num_inputs, 2);
   EXPECT_EQ(tiling.plan.num_operands, 3);
   EXPECT_EQ(tiling.plan.numel, 32);
-  EXPECT_EQ(tiling.scalars[0], 0.5f);
-  EXPECT_EQ(tiling.scalars[1], 0.0f);  // the Dag's second scalar, unset
+  EXPECT_EQ(tiling.context.scalars[0], 0.5f);
+  EXPECT_EQ(tiling.context.scalars[1], 0.0f);  // past the Dag's one: zero
   EXPECT_FALSE(tiling.key.scalar_input);
   EXPECT_EQ(tiling.key.mode, kernel::ScheduleMode::kContiguous);
   EXPECT_EQ(tiling.key.layout, 0u);
@@ -65,7 +65,7 @@ TEST(ElementwiseOp, PlansAnOperatorOfTwoInputs) {
   ASSERT_TRUE(kernel::PlanElementwiseOp(Input({4, 8}, {}, {4, 8}), &tiling, &error)) << error;
   EXPECT_TRUE(tiling.key.scalar_input);
   EXPECT_EQ(tiling.key.layout, 2u);
-  EXPECT_EQ(tiling.key.ToString(), "schMode=0 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT storeDtype=FLOAT");
+  EXPECT_EQ(tiling.key.ToString(), "schMode=0 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT storeDtype=FLOAT dag=0");
 }
 
 // A store that casts y to another dtype runs the strided loop, without streaming stores: the only

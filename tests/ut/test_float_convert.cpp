@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "golden/mse_loss_grad_golden.h"
 #include "kernel/float_convert.h"
+#include "ops/loss/mse_loss_grad/golden/mse_loss_grad_golden.h"
 
 namespace {
 

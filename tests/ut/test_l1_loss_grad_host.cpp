@@ -1,4 +1,4 @@
-// L1LossGrad below the aclnn API: definition, infer shape and dtype, the mean's scale on each route
+// L1LossGrad below the aclnn API: its declared definition, the mean's scale on each route
 // (ops-nn's arch35 tiling unit tests' values among them), the key (the one-value grads), the sign of
 // an unordered pair per route, and the kernel run directly against the golden, NaN and equal pairs included.
 #include <gtest/gtest.h>
@@ -10,13 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "golden/l1_loss_grad_golden.h"
+#include "golden/golden_op.h"
 #include "kernel/float_convert.h"
 #include "kernel/parallel.h"
-#include "op_graph/l1_loss_grad_def.h"
-#include "op_host/l1_loss_grad_infer.h"
-#include "op_host/l1_loss_grad_tiling.h"
-#include "op_kernel/l1_loss_grad_kernel.h"
+#include "ops/loss/l1_loss_grad/l1_loss_grad_op.h"
 #include "support/kept_dims.h"
 
 namespace {
@@ -34,44 +31,45 @@ uint32_t Bits(float value) {
   return bits;
 }
 
-l1::Attributes Mean(l1::KernelRoute route, bool broadcast = false) {
+l1::Attributes Mean(l1::Route route) {
   l1::Attributes attributes;
   attributes.reduction = aclcpu::loss::Reduction::kMean;
   attributes.route = route;
-  attributes.inputs_broadcast = broadcast;
   return attributes;
 }
 
 TEST(L1LossGradDefinition, AsOpsNnDeclaresIt) {
-  const aclcpu::OpDefinition& d = l1::Definition();
-  EXPECT_EQ(d.type, "L1LossGrad");
-  EXPECT_EQ(d.inputs, (std::vector<std::string>{"grads", "predict", "label"}));
-  EXPECT_EQ(d.outputs, std::vector<std::string>{"y"});
-  ASSERT_EQ(d.attributes.size(), 1u);
-  EXPECT_EQ(d.attributes[0].name, "reduction");
-  EXPECT_EQ(d.attributes[0].default_value, "mean");
-  EXPECT_EQ(d.attributes[0].values, (std::vector<std::string>{"none", "mean", "sum"}));
+  const aclcpu::OperatorInfo& d = l1::kOperator;
+  EXPECT_STREQ(d.type, "L1LossGrad");
+  EXPECT_EQ((std::vector<std::string>(d.operands, d.operands + 4)),
+            (std::vector<std::string>{"grads", "predict", "label", "y"}));
+  EXPECT_EQ(d.input_count, 3);
+  ASSERT_EQ(d.attribute_count, 1);
+  EXPECT_STREQ(d.attributes[0].name, "reduction");
+  EXPECT_EQ(d.attributes[0].default_value.integer, 1);  // mean
 }
 
-TEST(L1LossGradInfer, BroadcastOfTheThreeAndGradsDtype) {
-  Shape y;
+// The scale SetScalars gives for shapes written in place; broadcast: the aclnn layer broadcast the
+// inputs to y first.
+float ScaleOf(const l1::Attributes& attributes, const Shape& grads, const Shape& label, const Shape& y,
+              bool broadcast = false) {
+  aclcpu::kernel::ElementwiseOpInput input;
+  input.operands[l1::kGrads] = View(DType::kFloat32, grads);
+  input.operands[l1::kPredict] = View(DType::kFloat32, y);
+  input.operands[l1::kLabel] = View(DType::kFloat32, label);
+  input.operands[l1::kY] = View(DType::kFloat32, y);
+  input.inputs_broadcast = broadcast;
+  float scalars[aclcpu::kernel::kMaxScalars] = {};
   std::string why;
-  ASSERT_TRUE(l1::InferShape({}, {1, 61}, {16, 1}, &y, &why)) << why;
-  EXPECT_EQ(y, (Shape{16, 61}));
-  EXPECT_FALSE(l1::InferShape({3}, {4}, {1}, &y, &why));
-  EXPECT_EQ(l1::InferDtype(DType::kFloat16), DType::kFloat16);
-}
-
-// l1::Scale of shapes written in place (it reads dims someone holds: here, these parameters).
-float ScaleOf(const l1::Attributes& attributes, const Shape& grads, const Shape& label, const Shape& y) {
-  return l1::Scale(attributes, grads, label, y);
+  EXPECT_TRUE(l1::SetScalars(attributes, input, scalars, &why)) << why;
+  return scalars[l1::kScale];
 }
 
 // ops-nn's loss/l1_loss_grad/tests/ut/op_host/arch35/test_l1_loss_grad_dag_tiling.cpp: the scalar
 // word of the tiling data is 1/4096 for {64, 64}, 1/8192 for a label {1, 64, 2, 64}, and 1.0 for a
 // label {1, 1, 1, 1} beside a predict {1, 64, 2, 64}: the label's own dims divide.
 TEST(L1LossGradScale, Arch35DividesByTheLabelsDims) {
-  const l1::Attributes kernel = Mean(l1::KernelRoute::kArch35);
+  const l1::Attributes kernel = Mean(l1::Route::kArch35);
   EXPECT_EQ(Bits(ScaleOf(kernel, {64, 64}, {64, 64}, {64, 64})), 0x39800000u);
   EXPECT_EQ(Bits(ScaleOf(kernel, {1}, {1, 64, 2, 64}, {1, 64, 2, 64})), 0x39000000u);
   EXPECT_EQ(ScaleOf(kernel, {1}, {1, 1, 1, 1}, {1, 64, 2, 64}), 1.0f);
@@ -79,18 +77,18 @@ TEST(L1LossGradScale, Arch35DividesByTheLabelsDims) {
   // Divided in turn, rounding each quotient: one ulp above float(1/123) for [3, 41].
   EXPECT_EQ(Bits(ScaleOf(kernel, {3, 41}, {3, 41}, {3, 41})), 0x3C053409u);
   // Through the aclnn layer the label is broadcast to y first.
-  EXPECT_EQ(Bits(ScaleOf(Mean(l1::KernelRoute::kArch35, true), {1}, {1, 41}, {3, 41})), 0x3C053409u);
+  EXPECT_EQ(Bits(ScaleOf(Mean(l1::Route::kArch35), {1}, {1, 41}, {3, 41}, true)), 0x3C053409u);
 }
 
 TEST(L1LossGradScale, TbeTakesTheReciprocalOfTheCount) {
-  const l1::Attributes api = Mean(l1::KernelRoute::kTbe, true);
-  EXPECT_EQ(Bits(ScaleOf(api, {}, {3, 41}, {3, 41})), Bits(1.0f / 123.0f));
-  EXPECT_EQ(Bits(ScaleOf(api, {}, {3, 41}, {3, 41})), 0x3C053408u);
+  const l1::Attributes api = Mean(l1::Route::kTbe);
+  EXPECT_EQ(Bits(ScaleOf(api, {}, {3, 41}, {3, 41}, true)), Bits(1.0f / 123.0f));
+  EXPECT_EQ(Bits(ScaleOf(api, {}, {3, 41}, {3, 41}, true)), 0x3C053408u);
   l1::Attributes sum = api;
   sum.reduction = aclcpu::loss::Reduction::kSum;
-  EXPECT_EQ(ScaleOf(sum, {5}, {5}, {5}), 1.0f);
+  EXPECT_EQ(ScaleOf(sum, {5}, {5}, {5}, true), 1.0f);
   sum.reduction = aclcpu::loss::Reduction::kNone;
-  EXPECT_EQ(ScaleOf(sum, {5}, {5}, {5}), 1.0f);
+  EXPECT_EQ(ScaleOf(sum, {5}, {5}, {5}, true), 1.0f);
 }
 
 // A kernel-level call on contiguous buffers, compared with the golden at the kernel level.
@@ -98,7 +96,7 @@ struct Run {
   DType dtype;
   Shape grads, predict, label;
   aclcpu::loss::Reduction reduction;
-  l1::KernelRoute route;
+  l1::Route route;
 };
 
 std::vector<uint16_t> RandomHalfBits(DType dtype, int64_t n, std::mt19937* rng, bool specials) {
@@ -125,7 +123,8 @@ void ExpectKernelMatchesGolden(const Run& r) {
   }
   inputs[2][3 % inputs[2].size()] = inputs[1][3 % inputs[1].size()];  // an equal pair
   Shape y_shape;
-  ASSERT_TRUE(l1::InferShape(r.grads, r.predict, r.label, &y_shape, nullptr));
+  const aclcpu::kernel::Dims dims[] = {r.grads, r.predict, r.label};
+  ASSERT_TRUE(aclcpu::kernel::BroadcastShapes(dims, 3, &y_shape, nullptr));
   std::vector<uint16_t> y(static_cast<size_t>(aclcpu::kernel::Numel(y_shape)), 0x5a5a);
 
   aclcpu::kernel::ElementwiseOpInput input;
@@ -138,10 +137,10 @@ void ExpectKernelMatchesGolden(const Run& r) {
   l1::Attributes attributes;
   attributes.reduction = r.reduction;
   attributes.route = r.route;
-  l1::TilingData tiling;
+  aclcpu::kernel::ElementwiseTiling tiling;
   std::string why;
   ASSERT_TRUE(l1::ComputeTiling(&input, attributes, &tiling, &why)) << why;
-  EXPECT_EQ(tiling.scalars[l1::kUnorderedSign], r.route == l1::KernelRoute::kTbe ? -1.0f : 0.0f);
+  EXPECT_EQ(tiling.context.scalars[l1::kUnorderedSign], r.route == l1::Route::kTbe ? -1.0f : 0.0f);
   EXPECT_EQ(tiling.key.scalar_input, aclcpu::kernel::Numel(r.grads) == 1);
   const char* data[] = {reinterpret_cast<const char*>(inputs[0].data()),
                         reinterpret_cast<const char*>(inputs[1].data()),
@@ -150,38 +149,37 @@ void ExpectKernelMatchesGolden(const Run& r) {
   aclcpu::kernel::RunElementwiseOp(tiling, l1::SelectKernel(tiling.key), data, reinterpret_cast<char*>(y.data()),
                                    serial);
 
-  golden::View views[3];
-  for (int i = 0; i < 3; ++i) views[i] = golden::View{r.dtype, *shapes[i], inputs[i].data(), 2, nullptr};
   // The golden's kernel level is the arch35 kernel; its A2/A3 route, the TBE kernel, reads the
   // label broadcast to y and grads' dims -- here every input has y's shape for that route.
-  golden::L1GradRoute route;
-  route.kernel_level = r.route == l1::KernelRoute::kArch35;
-  route.npu.family = r.route == l1::KernelRoute::kArch35 ? golden::Npu::Family::k950 : golden::Npu::Family::k910B;
-  const int reduction = r.reduction == aclcpu::loss::Reduction::kNone   ? 0
-                        : r.reduction == aclcpu::loss::Reduction::kMean ? 1
-                                                                        : 2;
-  std::vector<uint32_t> expected(y.size());
-  golden::L1LossGrad(views[0], views[1], views[2], reduction, r.dtype, 0, static_cast<int64_t>(y.size()),
-                     expected.data(), route);
+  golden::Call call;
+  for (int i = 0; i < 3; ++i) call.inputs.push_back(golden::View{r.dtype, *shapes[i], inputs[i].data(), 2, nullptr});
+  call.kernel_level = r.route == l1::Route::kArch35;
+  call.npu.family = r.route == l1::Route::kArch35 ? golden::Npu::Family::k950 : golden::Npu::Family::k910B;
+  call.attributes = {aclcpu::AttrValue{static_cast<int64_t>(r.reduction), 0.0}};
+  call.out_dtype = r.dtype;
+  std::string no_golden;
+  const auto golden = golden::MakeGolden("l1_loss_grad", call, &no_golden);
+  ASSERT_NE(golden, nullptr) << no_golden;
+  const std::vector<uint32_t> expected = golden::Evaluate(*golden).bits;
   for (size_t i = 0; i < y.size(); ++i) ASSERT_EQ(y[i], expected[i]) << "element " << i;
 }
 
 TEST(L1LossGradKernel, MatchesTheGoldenOnBothRoutes) {
   using R = aclcpu::loss::Reduction;
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
-    for (l1::KernelRoute route : {l1::KernelRoute::kArch35, l1::KernelRoute::kTbe}) {
+    for (l1::Route route : {l1::Route::kArch35, l1::Route::kTbe}) {
       ExpectKernelMatchesGolden({dtype, {3, 41}, {3, 41}, {3, 41}, R::kMean, route});
       ExpectKernelMatchesGolden({dtype, {1}, {7, 33}, {7, 33}, R::kSum, route});
       ExpectKernelMatchesGolden({dtype, {5, 1, 9}, {5, 4, 9}, {5, 4, 9}, R::kNone, route});
     }
     // The arch35 kernel alone: a label of its own shape divides (ops-nn's table rows).
-    ExpectKernelMatchesGolden({dtype, {}, {16, 16}, {1, 1}, R::kMean, l1::KernelRoute::kArch35});
+    ExpectKernelMatchesGolden({dtype, {}, {16, 16}, {1, 1}, R::kMean, l1::Route::kArch35});
   }
 }
 
 // The sign of a NaN pair: 0 on 950's Dag, -1 in the TBE kernel; equal values 0 on both.
 TEST(L1LossGradKernel, TheSignOfANanPairIsTheRoutes) {
-  for (l1::KernelRoute route : {l1::KernelRoute::kArch35, l1::KernelRoute::kTbe}) {
+  for (l1::Route route : {l1::Route::kArch35, l1::Route::kTbe}) {
     const float grads[] = {2.0f, 2.0f, 2.0f, -2.0f};
     const float predict[] = {std::nanf(""), 1.0f, 1.0f, 0.0f};
     const float label[] = {1.0f, std::nanf(""), 1.0f, -0.0f};
@@ -193,14 +191,14 @@ TEST(L1LossGradKernel, TheSignOfANanPairIsTheRoutes) {
     l1::Attributes attributes;
     attributes.reduction = aclcpu::loss::Reduction::kSum;
     attributes.route = route;
-    l1::TilingData tiling;
+    aclcpu::kernel::ElementwiseTiling tiling;
     std::string why;
     ASSERT_TRUE(l1::ComputeTiling(&input, attributes, &tiling, &why)) << why;
     const char* data[] = {reinterpret_cast<const char*>(grads), reinterpret_cast<const char*>(predict),
                           reinterpret_cast<const char*>(label)};
     aclcpu::kernel::InlineRunner serial;
     aclcpu::kernel::RunElementwiseOp(tiling, l1::SelectKernel(tiling.key), data, reinterpret_cast<char*>(y), serial);
-    const float nan_sign = route == l1::KernelRoute::kTbe ? -2.0f : 0.0f;
+    const float nan_sign = route == l1::Route::kTbe ? -2.0f : 0.0f;
     EXPECT_EQ(y[0], nan_sign);
     EXPECT_EQ(y[1], nan_sign);
     EXPECT_EQ(Bits(y[2]), Bits(0.0f));   // equal: 0 * 2

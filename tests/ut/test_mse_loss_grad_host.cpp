@@ -1,6 +1,7 @@
-// MseLossGrad below the aclnn API, part by part: definition, infer shape, infer dtype, tiling
-// (dtype agreement, doutIsScalar, cof, empty predict, schedule mode, split, the typed key and its
-// numeric form), and the kernel run directly against the golden.
+// MseLossGrad below the aclnn API, part by part: its declared definition, its tiling (dtype
+// agreement, doutIsScalar, cof on each route, empty predict, schedule mode, split, the typed key
+// and its numeric form), and the kernel run directly against the golden. (Infer shape and the
+// reduction's names are every declaration's: test_declarations.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,12 +10,9 @@
 #include <set>
 #include <vector>
 
-#include "golden/mse_loss_grad_golden.h"
 #include "kernel/tensor_view.h"
-#include "op_graph/mse_loss_grad_def.h"
-#include "op_host/mse_loss_grad_infer.h"
-#include "op_host/mse_loss_grad_tiling.h"
-#include "op_kernel/mse_loss_grad_kernel.h"
+#include "ops/loss/mse_loss_grad/golden/mse_loss_grad_golden.h"
+#include "ops/loss/mse_loss_grad/mse_loss_grad_op.h"
 #include "support/kept_dims.h"
 
 namespace {
@@ -40,122 +38,90 @@ struct TestInput {
 TestInput MakeInput(DType dtype, const Shape& predict, const Shape& label, const Shape& dout,
                     const std::string& reduction) {
   TestInput input;
-  EXPECT_TRUE(aclcpu::loss::ReductionFromName(reduction, &input.attributes.reduction)) << reduction;
+  aclcpu::AttrValue value;
+  std::string why;
+  EXPECT_TRUE(aclcpu::ParseAttrText(mse::kAttributes[0], reduction, &value, &why)) << why;
+  input.attributes.reduction = static_cast<aclcpu::loss::Reduction>(value.integer);
   input.operands.operands[mse::kPredict] = View(dtype, predict);
   input.label() = View(dtype, label);
   input.dout() = View(dtype, dout);
+  const aclcpu::kernel::Dims shapes[] = {predict, label, dout};
   Shape y;
-  EXPECT_TRUE(mse::InferShape(predict, label, dout, &y, nullptr));
+  EXPECT_TRUE(aclcpu::kernel::BroadcastShapes(shapes, 3, &y, nullptr));
   input.y() = View(dtype, y);
   input.operands.store_dtype = dtype;
   input.operands.platform = Platform{4, 1 << 20};
   return input;
 }
 
-bool Tile(TestInput input, mse::TilingData* data, std::string* error) {
+using TilingData = aclcpu::kernel::ElementwiseTiling;
+using KernelKey = aclcpu::kernel::ElementwiseKey;
+
+bool Tile(TestInput input, TilingData* data, std::string* error) {
   return mse::ComputeTiling(&input.operands, input.attributes, data, error);
 }
 
 TEST(Definition, InputsOutputAttribute) {
-  const aclcpu::OpDefinition& def = mse::Definition();
-  EXPECT_EQ(def.type, "MseLossGrad");
-  EXPECT_EQ(def.inputs, (std::vector<std::string>{"predict", "label", "dout"}));
-  EXPECT_EQ(def.outputs, (std::vector<std::string>{"y"}));
-  EXPECT_EQ(def.dtypes, (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
-  EXPECT_EQ(def.format, "ND");
-  ASSERT_EQ(def.attributes.size(), 1u);
-  EXPECT_EQ(def.attributes[0].name, "reduction");
-  EXPECT_EQ(def.attributes[0].default_value, "mean");
-  EXPECT_EQ(def.attributes[0].values, (std::vector<std::string>{"none", "mean", "sum"}));
-}
-
-TEST(InferShape, SameShapes) {
-  Shape y;
-  ASSERT_TRUE(mse::InferShape({182, 4}, {182, 4}, {182, 4}, &y, nullptr));
-  EXPECT_EQ(y, (Shape{182, 4}));
-}
-
-TEST(InferShape, BroadcastsAndZeroD) {
-  Shape y;
-  ASSERT_TRUE(mse::InferShape({6, 5, 4}, {}, {6, 1, 4}, &y, nullptr));
-  EXPECT_EQ(y, (Shape{6, 5, 4}));
-  ASSERT_TRUE(mse::InferShape({}, {}, {}, &y, nullptr));
-  EXPECT_EQ(y, Shape{});
-  ASSERT_TRUE(mse::InferShape({3, 1}, {1, 4}, {1}, &y, nullptr));
-  EXPECT_EQ(y, (Shape{3, 4}));
-  std::string why;
-  EXPECT_FALSE(mse::InferShape({3}, {4}, {1}, &y, &why));
-  EXPECT_FALSE(why.empty());
-}
-
-TEST(InferDtype, TakesPredicts) {
-  EXPECT_EQ(mse::InferDtype(DType::kFloat16), DType::kFloat16);
-  EXPECT_EQ(mse::InferDtype(DType::kBFloat16), DType::kBFloat16);
-  EXPECT_EQ(mse::InferDtype(DType::kFloat32), DType::kFloat32);
-}
-
-// One reduction type: the aclnn API's integer and the definition's string name the same values.
-TEST(Reduction, TheApisNumbersAndTheDefinitionsNamesAgree) {
-  using aclcpu::loss::Reduction;
-  for (int64_t number : {0, 1, 2}) {
-    Reduction from_api, from_name;
-    ASSERT_TRUE(aclcpu::loss::ReductionFromApi(number, &from_api));
-    ASSERT_TRUE(aclcpu::loss::ReductionFromName(aclcpu::loss::ReductionName(from_api), &from_name));
-    EXPECT_EQ(from_api, from_name);
-  }
-  Reduction r;
-  EXPECT_FALSE(aclcpu::loss::ReductionFromApi(3, &r));
-  EXPECT_FALSE(aclcpu::loss::ReductionFromApi(-1, &r));
-  EXPECT_FALSE(aclcpu::loss::ReductionFromName("Mean", &r));
-  EXPECT_FALSE(aclcpu::loss::ReductionFromName("", &r));
-  ASSERT_TRUE(aclcpu::loss::ReductionFromName("sum", &r));
-  EXPECT_EQ(r, Reduction::kSum);
+  const aclcpu::OperatorInfo& def = mse::kOperator;
+  EXPECT_STREQ(def.type, "MseLossGrad");
+  ASSERT_EQ(def.input_count, 3);
+  ASSERT_EQ(def.output_count, 1);
+  EXPECT_EQ((std::vector<std::string>(def.operands, def.operands + 4)),
+            (std::vector<std::string>{"predict", "label", "dout", "y"}));
+  EXPECT_EQ((std::vector<DType>(def.dtypes, def.dtypes + def.dtype_count)),
+            (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
+  ASSERT_EQ(def.attribute_count, 1);
+  EXPECT_STREQ(def.attributes[0].name, "reduction");
+  EXPECT_EQ(def.attributes[0].default_value.integer, 1);  // mean
+  const aclcpu::EnumType& type = *def.attributes[0].enum_type;
+  EXPECT_EQ((std::vector<std::string>(type.values, type.values + type.count)),
+            (std::vector<std::string>{"none", "mean", "sum"}));
 }
 
 TEST(Tiling, CofForEachReduction) {
-  mse::TilingData data;
+  TilingData data;
   std::string error;
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "mean"), &data, &error)) << error;
-  EXPECT_EQ(data.scalars[0], 0.5f);
+  EXPECT_EQ(data.context.scalars[0], 0.5f);
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "sum"), &data, &error));
-  EXPECT_EQ(data.scalars[0], 2.0f);
+  EXPECT_EQ(data.context.scalars[0], 2.0f);
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {2, 2}, {2, 2}, {2, 2}, "none"), &data, &error));
-  EXPECT_EQ(data.scalars[0], 2.0f);
+  EXPECT_EQ(data.context.scalars[0], 2.0f);
   // numel is predict's own shape, not the broadcast one; computed in double, then rounded.
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {3}, {7, 3}, {7, 3}, "mean"), &data, &error));
-  EXPECT_EQ(data.scalars[0], static_cast<float>(2.0 / 3.0));
+  EXPECT_EQ(data.context.scalars[0], static_cast<float>(2.0 / 3.0));
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {}, {5}, {5}, "mean"), &data, &error));
-  EXPECT_EQ(data.scalars[0], 2.0f);  // a 0-d predict has one element
+  EXPECT_EQ(data.context.scalars[0], 2.0f);  // a 0-d predict has one element
 }
 
 // Each kernel's mean coefficient: MseLossGradV2's 1.0f / R * 2.0f, R a float32 running product of
 // predict's dims (mse_loss_grad_v2_tiling.cpp); V1's (float)(2.0 / (double)numel) (arch35 tiling).
 // The same while the product is exact (numel below 2^24), apart beyond.
 TEST(Tiling, CofOfEachKernel) {
-  auto cof = [](const Shape& predict, mse::CofRule rule) {
+  auto cof = [](const Shape& predict, mse::Route rule) {
     TestInput input = MakeInput(DType::kFloat32, predict, predict, predict, "mean");
-    input.attributes.cof_rule = rule;
-    mse::TilingData data;
+    input.attributes.route = rule;
+    TilingData data;
     std::string error;
     EXPECT_TRUE(Tile(input, &data, &error)) << error;
-    return data.scalars[0];
+    return data.context.scalars[0];
   };
-  using mse::CofRule;
+  using Rule = mse::Route;
   for (const Shape& shape : {Shape{3, 41}, Shape{7, 11, 13}, Shape{4096, 4095}, Shape{16777215}, Shape{}}) {
-    EXPECT_EQ(cof(shape, CofRule::kFloatProduct), cof(shape, CofRule::kDoubleQuotient));
+    EXPECT_EQ(cof(shape, Rule::kV2), cof(shape, Rule::kV1));
   }
   // 16777217 is no float32: the product rounds to 2^24, so V2's coefficient is 2^-23 exactly, and
   // V1's the float32 below it, 2 / 16777217 rounded.
-  EXPECT_EQ(cof({16777217}, CofRule::kFloatProduct), std::ldexp(1.0f, -23));
-  EXPECT_EQ(cof({16777217}, CofRule::kDoubleQuotient), std::nextafter(std::ldexp(1.0f, -23), 0.0f));
+  EXPECT_EQ(cof({16777217}, Rule::kV2), std::ldexp(1.0f, -23));
+  EXPECT_EQ(cof({16777217}, Rule::kV1), std::nextafter(std::ldexp(1.0f, -23), 0.0f));
   // (4097, 4097, 3): the running product 16785409 * 3 rounds at each step.
   const float r = static_cast<float>(4097) * static_cast<float>(4097) * static_cast<float>(3);
-  EXPECT_EQ(cof({4097, 4097, 3}, CofRule::kFloatProduct), 1.0f / r * 2.0f);
-  EXPECT_NE(cof({4097, 4097, 3}, CofRule::kFloatProduct), cof({4097, 4097, 3}, CofRule::kDoubleQuotient));
+  EXPECT_EQ(cof({4097, 4097, 3}, Rule::kV2), 1.0f / r * 2.0f);
+  EXPECT_NE(cof({4097, 4097, 3}, Rule::kV2), cof({4097, 4097, 3}, Rule::kV1));
 }
 
 TEST(Tiling, MeanOverEmptyPredictIsRejected) {
-  mse::TilingData data;
+  TilingData data;
   std::string error;
   EXPECT_FALSE(Tile(MakeInput(DType::kFloat32, {0, 3}, {0, 3}, {0, 3}, "mean"), &data, &error));
   EXPECT_NE(error.find("predict cannot be empty when reduction is mean"), std::string::npos) << error;
@@ -163,7 +129,7 @@ TEST(Tiling, MeanOverEmptyPredictIsRejected) {
 }
 
 TEST(Tiling, DoutIsScalarForZeroDAndOneElement) {
-  mse::TilingData data;
+  TilingData data;
   std::string error;
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat16, {8}, {8}, {}, "mean"), &data, &error));
   EXPECT_TRUE(data.key.scalar_input);
@@ -175,7 +141,7 @@ TEST(Tiling, DoutIsScalarForZeroDAndOneElement) {
 }
 
 TEST(Tiling, DtypeMismatchesAreNamed) {
-  mse::TilingData data;
+  TilingData data;
   std::string error;
   TestInput input = MakeInput(DType::kFloat32, {4}, {4}, {4}, "mean");
   input.label().dtype = DType::kFloat16;
@@ -192,7 +158,7 @@ TEST(Tiling, DtypeMismatchesAreNamed) {
 }
 
 TEST(Tiling, ScheduleModeAndKey) {
-  mse::TilingData flat, broadcast, scalar;
+  TilingData flat, broadcast, scalar;
   std::string error;
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean"), &flat, &error));
   EXPECT_EQ(flat.key.mode, ScheduleMode::kContiguous);
@@ -206,7 +172,7 @@ TEST(Tiling, ScheduleModeAndKey) {
   EXPECT_EQ(flat.key.layout, 0u);
   EXPECT_EQ(broadcast.key.layout, 0u);
   EXPECT_EQ(scalar.key.layout, 4u);
-  mse::TilingData column, transposed;
+  TilingData column, transposed;
   ASSERT_TRUE(Tile(MakeInput(DType::kFloat32, {64, 32}, {64, 1}, {64, 32}, "mean"), &column, &error));
   EXPECT_EQ(column.key.layout, 2u);
   TestInput strided = MakeInput(DType::kFloat32, {64, 32}, {64, 32}, {64, 32}, "mean");
@@ -223,7 +189,7 @@ TEST(Tiling, ScheduleModeAndKey) {
         for (DType store : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
           for (bool stream : {false, true}) {
             for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {
-              const uint64_t number = mse::KernelKey{mode, s, stream, layout, d, store}.Encode();
+              const uint64_t number = KernelKey{mode, s, stream, layout, d, store}.Encode();
               ASSERT_NE(number, aclcpu::kernel::kInvalidTilingKey);
               keys.insert(number);
             }
@@ -235,18 +201,18 @@ TEST(Tiling, ScheduleModeAndKey) {
   EXPECT_EQ(keys.size(), 108u * 9);
   // schMode 1 (index 1, bits 0-1), scalarInput (doutIsScalar, bit 2), layout 2 (index 2, bits 4-7), FLOAT16 (1,
   // bits 8-15), BF16 (27, bits 16-23).
-  const mse::KernelKey example{ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
+  const KernelKey example{ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
   EXPECT_EQ(example.Encode(), 1u + 4u + (2u << 4) + (1u << 8) + (27u << 16));
-  EXPECT_EQ(example.ToString(), "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16");
-  const mse::KernelKey no_layout{ScheduleMode::kBroadcast,           false,           false,
-                                 aclcpu::kernel::kStridedLayout + 1, DType::kFloat32, DType::kFloat32};
+  EXPECT_EQ(example.ToString(), "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16 dag=0");
+  const KernelKey no_layout{ScheduleMode::kBroadcast,           false,           false,
+                            aclcpu::kernel::kStridedLayout + 1, DType::kFloat32, DType::kFloat32};
   EXPECT_EQ(no_layout.Encode(), aclcpu::kernel::kInvalidTilingKey);
   EXPECT_NE(flat.key.Encode(), scalar.key.Encode());
   EXPECT_NE(flat.key.Encode(), broadcast.key.Encode());
 }
 
 TEST(Tiling, SplitFollowsThePlatform) {
-  mse::TilingData data;
+  TilingData data;
   std::string error;
   TestInput small = MakeInput(DType::kFloat32, {100}, {100}, {100}, "none");
   ASSERT_TRUE(Tile(small, &data, &error));
@@ -279,7 +245,7 @@ TEST(Kernel, MatchesTheGoldenForEveryDtypeAndVariant) {
         for (int64_t i = 0; i < n; ++i) t->bits.push_back(golden::Narrow(g, value(rng)));
       }
       TestInput input = MakeInput(dtype, predict.shape, label.shape, dout.shape, "mean");
-      mse::TilingData tiling;
+      TilingData tiling;
       std::string error;
       ASSERT_TRUE(Tile(input, &tiling, &error)) << error;
       const int64_t size = aclcpu::kernel::ElementSize(dtype);

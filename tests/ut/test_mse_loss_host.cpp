@@ -15,14 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "golden/mse_loss_golden.h"
 #include "kernel/npu_reduce.h"
 #include "kernel/parallel.h"
 #include "kernel/tensor_view.h"
-#include "op_graph/mse_loss_def.h"
-#include "op_host/mse_loss_infer.h"
-#include "op_host/mse_loss_tiling.h"
-#include "op_kernel/mse_loss_kernel.h"
+#include "ops/common/op_def/kernel_table.h"
+#include "ops/loss/mse_loss/golden/mse_loss_golden.h"
+#include "ops/loss/mse_loss/mse_loss_kernel.h"
+#include "ops/loss/mse_loss/mse_loss_op.h"
 #include "support/kept_dims.h"
 
 namespace {
@@ -37,9 +36,19 @@ const DType kDtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 TensorView View(DType dtype, const Shape& shape) { return support::KeptView(dtype, shape); }
 
 aclcpu::loss::Reduction Typed(const std::string& reduction) {
-  aclcpu::loss::Reduction typed = aclcpu::loss::Reduction::kMean;
-  EXPECT_TRUE(aclcpu::loss::ReductionFromName(reduction, &typed)) << reduction;
-  return typed;
+  aclcpu::AttrValue value;
+  std::string why;
+  EXPECT_TRUE(aclcpu::ParseAttrText(mse::kAttributes[0], reduction, &value, &why)) << why;
+  return static_cast<aclcpu::loss::Reduction>(value.integer);
+}
+
+// Infer shape and infer dtype as the declaration gives them (kernel_table.h); false with *why.
+bool Infer(const Shape& predict, const Shape& label, aclcpu::loss::Reduction reduction, Shape* y, DType* y_dtype,
+           std::string* why, DType dtype = DType::kFloat32) {
+  const aclcpu::kernel::Dims shapes[] = {predict, label};
+  const DType dtypes[] = {dtype, dtype};
+  const aclcpu::AttrValue attributes[] = {{static_cast<int64_t>(reduction), 0.0}};
+  return aclcpu::InferKernelOutput(mse::kOperator, shapes, dtypes, attributes, y, y_dtype, why);
 }
 
 // The tiling input of the fused kernel (the aclnn layer's view of the call): y is out, of the
@@ -68,11 +77,16 @@ mse::TilingInput Graph(DType dtype, const Shape& shape, const std::string& reduc
   input.predict = View(dtype, shape);
   input.label = View(dtype, shape);
   Shape y;
-  EXPECT_TRUE(mse::InferShape(shape, shape, Typed(reduction), &y, nullptr));
-  input.y = View(mse::InferDtype(dtype), y);
+  DType y_dtype = DType::kFloat32;
+  std::string why;
+  EXPECT_TRUE(Infer(shape, shape, Typed(reduction), &y, &y_dtype, &why, dtype)) << why;
+  input.y = View(y_dtype, y);
   input.store_dtype = dtype;
   input.reduction = Typed(reduction);
   input.platform = aclcpu::kernel::Platform{4, 1 << 20, 32 << 20};
+  // As the graph drives it: ops-nn's arch35 kernel (ReduceSch) on Ascend950PR_9599's 72 vector cores.
+  input.order = mse::ReduceOrder::kMseLoss950;
+  input.soc = mse::SocFacts{72, 253952};
   return input;
 }
 
@@ -95,26 +109,28 @@ mse::KernelKey KeyOf(const mse::TilingData& data) { return data.key; }
 // ---- definition, infer shape, infer dtype ----
 
 TEST(MseLossDefinition, InputsOutputDtypesAndAttribute) {
-  const aclcpu::OpDefinition& def = mse::Definition();
-  EXPECT_EQ(def.type, "MseLoss");
-  EXPECT_EQ(def.inputs, (std::vector<std::string>{"predict", "label"}));
-  EXPECT_EQ(def.outputs, (std::vector<std::string>{"y"}));
-  EXPECT_EQ(def.dtypes, (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
-  EXPECT_EQ(def.format, "ND");
-  ASSERT_EQ(def.attributes.size(), 1u);
-  EXPECT_EQ(def.attributes[0].name, "reduction");
-  EXPECT_EQ(def.attributes[0].default_value, "mean");
-  EXPECT_EQ(def.attributes[0].values, (std::vector<std::string>{"none", "mean", "sum"}));
+  const aclcpu::OperatorInfo& def = mse::kOperator;
+  EXPECT_STREQ(def.type, "MseLoss");
+  EXPECT_EQ((std::vector<std::string>(def.operands, def.operands + 3)),
+            (std::vector<std::string>{"predict", "label", "y"}));
+  EXPECT_EQ(def.input_count, 2);
+  EXPECT_EQ((std::vector<DType>(def.dtypes, def.dtypes + def.dtype_count)),
+            (std::vector<DType>{DType::kBFloat16, DType::kFloat16, DType::kFloat32}));
+  ASSERT_EQ(def.attribute_count, 1);
+  EXPECT_STREQ(def.attributes[0].name, "reduction");
+  EXPECT_EQ(def.attributes[0].default_value.integer, 1);  // mean
 }
 
 TEST(MseLossInferShape, NoneKeepsTheShapeMeanAndSumAreZeroD) {
+  DType y_dtype;
+  std::string why;
   for (const Shape& shape : {Shape{182, 4}, Shape{7}, Shape{}, Shape{2, 0, 3}, Shape(8, 2)}) {
     Shape y{99};
-    ASSERT_TRUE(mse::InferShape(shape, shape, Typed("none"), &y, nullptr));
+    ASSERT_TRUE(Infer(shape, shape, Typed("none"), &y, &y_dtype, &why)) << why;
     EXPECT_EQ(y, shape);
     for (aclcpu::loss::Reduction reduction : {aclcpu::loss::Reduction::kMean, aclcpu::loss::Reduction::kSum}) {
       y = {99};
-      ASSERT_TRUE(mse::InferShape(shape, shape, reduction, &y, nullptr));
+      ASSERT_TRUE(Infer(shape, shape, reduction, &y, &y_dtype, &why)) << why;
       EXPECT_EQ(y, Shape{});
     }
   }
@@ -122,15 +138,15 @@ TEST(MseLossInferShape, NoneKeepsTheShapeMeanAndSumAreZeroD) {
 
 TEST(MseLossInferShape, PredictAndLabelMustHaveOneShape) {
   Shape y;
+  DType y_dtype;
   std::string why;
   // At this level nothing broadcasts (the aclnn layer does it before): [3,1] and [1,4] differ.
   for (const Shape& label : {Shape{4}, Shape{1, 4}, Shape{3, 4, 1}, Shape{}}) {
-    EXPECT_FALSE(mse::InferShape({3, 1}, label, Typed("mean"), &y, &why));
+    EXPECT_FALSE(Infer({3, 1}, label, Typed("mean"), &y, &y_dtype, &why));
     EXPECT_NE(why.find("predict [3,1] and label " + aclcpu::kernel::ShapeToString(label) + " differ in shape"),
               std::string::npos)
         << why;
   }
-  EXPECT_FALSE(mse::InferShape({3}, {4}, Typed("none"), &y, nullptr));  // no message asked for
 }
 
 // The one rule for out's shape, as the aclnn layer checks it and the tiling plans it.
@@ -147,7 +163,13 @@ TEST(MseLossInferShape, ReducedShapeForEachReductionAndDim0) {
 }
 
 TEST(MseLossInferDtype, TakesPredicts) {
-  for (DType dtype : kDtypes) EXPECT_EQ(mse::InferDtype(dtype), dtype);
+  for (DType dtype : kDtypes) {
+    Shape y;
+    DType y_dtype = DType::kFloat32;
+    std::string why;
+    ASSERT_TRUE(Infer({3}, {3}, Typed("none"), &y, &y_dtype, &why, dtype)) << why;
+    EXPECT_EQ(y_dtype, dtype);
+  }
 }
 
 // ---- tiling ----
@@ -432,9 +454,11 @@ class ReverseRunner final : public aclcpu::kernel::ParallelRunner {
 // The golden's route for a tiling input: the order it asks for, on an NPU of its SoC figures.
 golden::LossRoute RouteOf(const mse::TilingInput& input) {
   golden::LossRoute route;
-  route.kernel_v1 = input.order == mse::ReduceOrder::kFloat64;
-  route.npu.family =
-      input.order == mse::ReduceOrder::kMseLossV2950 ? golden::Npu::Family::k950 : golden::Npu::Family::k910B;
+  route.kernel_v1 = input.order == mse::ReduceOrder::kMseLoss950;
+  route.nd_formats = input.order != mse::ReduceOrder::kFloat64;  // (the golden's kFloat64 order off 950)
+  route.npu.family = input.order == mse::ReduceOrder::kMseLossV2950 || input.order == mse::ReduceOrder::kMseLoss950
+                         ? golden::Npu::Family::k950
+                         : golden::Npu::Family::k910B;
   route.npu.vector_cores = input.soc.vector_cores;
   route.npu.ub_bytes = input.soc.ub_bytes;
   return route;

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "golden/mse_loss_grad_golden.h"
 #include "kernel/float_convert.h"
+#include "ops/loss/mse_loss_grad/golden/mse_loss_grad_golden.h"
 #include "runtime/runtime_internal.h"
 #include "support/api_support.h"
 #include "support/expect_error.h"

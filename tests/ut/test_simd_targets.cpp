@@ -13,11 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "golden/mse_loss_grad_golden.h"
 #include "kernel/tensor_view.h"
-#include "op_host/mse_loss_grad_infer.h"
-#include "op_host/mse_loss_grad_tiling.h"
-#include "op_kernel/mse_loss_grad_kernel.h"
+#include "ops/loss/mse_loss_grad/golden/mse_loss_grad_golden.h"
+#include "ops/loss/mse_loss_grad/mse_loss_grad_op.h"
 #include "support/kept_dims.h"
 
 namespace {
@@ -71,16 +69,20 @@ std::string RunAndCompare(DType dtype, DType store, const HostTensor& predict, c
     input.operands[mse::kPredict] = view(transposed);
   }
   Shape y_shape;
-  EXPECT_TRUE(mse::InferShape(predict.values.shape, label.values.shape, dout.values.shape, &y_shape, nullptr));
+  const aclcpu::kernel::Dims shapes[] = {predict.values.shape, label.values.shape, dout.values.shape};
+  EXPECT_TRUE(aclcpu::kernel::BroadcastShapes(shapes, 3, &y_shape, nullptr));
   y_view = support::KeptView(dtype, y_shape);
   const int64_t n = aclcpu::kernel::Numel(y_view.shape);
   std::vector<char> y(static_cast<size_t>(n * aclcpu::kernel::ElementSize(store)) + 64);
   y_view.data = y.data();
   input.store_dtype = store;
   mse::Attributes attributes;
-  if (!aclcpu::loss::ReductionFromName(reduction, &attributes.reduction)) return "no reduction " + reduction;
+  aclcpu::AttrValue value;
+  std::string why;
+  if (!aclcpu::ParseAttrText(mse::kAttributes[0], reduction, &value, &why)) return why;
+  attributes.reduction = static_cast<aclcpu::loss::Reduction>(value.integer);
   input.platform = aclcpu::kernel::Platform{3, 64 << 10, 1 << 20};  // small caches: streaming stores too
-  mse::TilingData tiling;
+  aclcpu::kernel::ElementwiseTiling tiling;
   std::string error;
   if (!mse::ComputeTiling(&input, attributes, &tiling, &error)) return error;
   aclcpu::kernel::InlineRunner runner;

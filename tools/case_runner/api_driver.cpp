@@ -61,26 +61,31 @@ void StopRuntime() {
   aclFinalize();
 }
 
-bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t attribute, RunTensor* out,
-            std::string* error) {
-  const aclcpu::ApiOp& api = ApiOf(op);
-  std::vector<std::unique_ptr<AclTensor>> input_tensors;
-  std::vector<aclTensor*> handles;  // in the API's order
-  for (const char* name : api.inputs) {
-    size_t i = 0;
-    while (i < op.inputs.size() && std::strcmp(op.inputs[i].api, name) != 0) ++i;
-    if (i == op.inputs.size()) throw std::logic_error(std::string(api.name) + " takes " + name + ", which no input is");
-    input_tensors.push_back(std::make_unique<AclTensor>());
-    if (!input_tensors.back()->Create(*inputs[i], error)) return false;
-    handles.push_back(input_tensors.back()->get());
+bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs,
+            const std::vector<aclcpu::AttrValue>& attributes, RunTensor* out, std::string* error) {
+  const aclcpu::ApiOp& api = *op.api;
+  // The arguments in the API's order: its inputs' tensors (inputs[] is in the definition's order),
+  // its attributes' values, out.
+  std::vector<std::unique_ptr<AclTensor>> tensors;
+  std::vector<aclcpu::ApiArg> args(static_cast<size_t>(api.param_count));
+  for (int i = 0; i < api.param_count; ++i) {
+    const aclcpu::ApiParam& param = api.params[i];
+    aclcpu::ApiArg& arg = args[static_cast<size_t>(i)];
+    if (param.kind == aclcpu::ParamKind::kAttribute) {
+      arg.value = attributes[static_cast<size_t>(param.index)];
+      continue;
+    }
+    tensors.push_back(std::make_unique<AclTensor>());
+    const RunTensor& tensor =
+        param.kind == aclcpu::ParamKind::kOutput ? *out : *inputs[static_cast<size_t>(param.index)];
+    if (!tensors.back()->Create(tensor, error)) return false;
+    arg.tensor = tensors.back()->get();
   }
-  AclTensor out_tensor;
-  if (!out_tensor.Create(*out, error)) return false;
   aclrtStream stream = nullptr;
   if (!ThreadStream(&stream, error)) return false;
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  if (aclnnStatus rc = api.phase_one(handles.data(), attribute, out_tensor.get(), &workspace_size, &executor)) {
+  if (aclnnStatus rc = api.phase_one(args.data(), &workspace_size, &executor)) {
     return AclFailed(api.phase_one_name, rc, error);
   }
   // In the tensor region when it has room, like the tensors; no queued work uses it once this
@@ -88,7 +93,7 @@ bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inp
   Memory workspace;
   if (!workspace.Allocate(true, static_cast<int64_t>(workspace_size), error)) return false;
   if (aclnnStatus rc = api.launch(workspace.data(), workspace_size, executor, stream)) {
-    return AclFailed(std::string("aclnn") + op.api_name, rc, error);
+    return AclFailed(api.name, rc, error);
   }
   if (aclError rc = aclrtSynchronizeStream(stream)) return AclFailed("aclrtSynchronizeStream", rc, error);
   return true;

@@ -18,8 +18,8 @@ bool StartRuntime(std::string* error);
 void StopRuntime();
 
 // Both phases of op's API on this thread's stream, on contiguous ND tensors.
-bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs, int64_t attribute, RunTensor* out,
-            std::string* error);
+bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inputs,
+            const std::vector<aclcpu::AttrValue>& attributes, RunTensor* out, std::string* error);
 
 }  // namespace case_runner
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -159,6 +160,63 @@ bool ToRange(const Value& value, ValueRange* range, std::string* why) {
   return true;
 }
 
+// "only reduction", "reduction and beta", "none": an API's attribute parameters, as ATK names them,
+// for messages.
+std::string AttributeNames(const OpInfo& op) {
+  std::vector<const char*> names;
+  for (int p = 0; p < op.api->param_count; ++p) {
+    if (op.api->params[p].kind == aclcpu::ParamKind::kAttribute) names.push_back(op.api->params[p].name);
+  }
+  if (names.empty()) return "none";
+  std::string text = names.size() == 1 ? "only " : "";
+  for (size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ")) + std::string(names[i]);
+  }
+  return text;
+}
+
+// What a CSV row's attribute of this type is written as, for messages.
+const char* AttributeKind(const aclcpu::AttrDeclaration& attribute) {
+  switch (attribute.kind) {
+    case aclcpu::AttrKind::kEnum:
+      return "a string";
+    case aclcpu::AttrKind::kInt:
+      return "an integer";
+    case aclcpu::AttrKind::kFloat:
+      return "a number";
+    case aclcpu::AttrKind::kBool:
+      return "True or False";
+  }
+  return "";
+}
+
+// A CSV row's attribute as the text aclcpu::ParseAttrText reads; false when it is not written as
+// its type is.
+bool AttributeText(const aclcpu::AttrDeclaration& attribute, const Value& value, std::string* text) {
+  switch (attribute.kind) {
+    case aclcpu::AttrKind::kEnum:
+      if (value.kind != Kind::kString) return false;
+      *text = value.text;
+      return true;
+    case aclcpu::AttrKind::kInt:
+      if (value.kind != Kind::kInt) return false;
+      *text = std::to_string(value.integer);
+      return true;
+    case aclcpu::AttrKind::kFloat: {
+      if (!value.IsNumber()) return false;
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%.17g", value.number);
+      *text = buffer;
+      return true;
+    }
+    case aclcpu::AttrKind::kBool:
+      if (value.kind != Kind::kBool) return false;
+      *text = value.boolean ? "true" : "false";
+      return true;
+  }
+  return false;
+}
+
 std::string InputNames(const OpInfo& op, bool json) {
   std::string names;
   for (size_t i = 0; i < op.inputs.size(); ++i) {
@@ -197,10 +255,39 @@ bool ParsePythonField(const std::string& text, const char* field, Value* value, 
   return true;
 }
 
+// The first word of text outside quotes that names a dtype ("float32" in (float32, float16)).
+std::string BareDtypeWord(const std::string& text) {
+  char quote = 0;
+  for (size_t i = 0; i < text.size();) {
+    const char ch = text[i];
+    if (quote != 0 || ch == '\'' || ch == '"') {
+      quote = quote == 0 ? ch : (ch == quote ? 0 : quote);
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+    Dtype dtype;
+    if (end > i && ToDtype(text.substr(i, end - i), false, &dtype)) return text.substr(i, end - i);
+    i = std::max(end, i + 1);
+  }
+  return "";
+}
+
 // A dtype field: one name, or a tuple of names.
 bool ParseCsvDtypes(const std::string& text, const char* field, std::vector<Dtype>* dtypes, std::string* error) {
   Value value;
-  if (!ParsePythonField(text, field, &value, error)) return false;
+  if (!ParsePythonField(text, field, &value, error)) {
+    // A name written without quotes is not a Python literal: say so, rather than the parser's word.
+    const std::string bare = BareDtypeWord(text);
+    if (!bare.empty()) {
+      return FieldError(field,
+                        bare + " without quotes; dtype names are Python strings: '" + bare +
+                            "', or one per input as ('" + bare + "', '" + bare + "')",
+                        error);
+    }
+    return false;
+  }
   std::vector<const Value*> names;
   if (value.kind == Kind::kString) names.push_back(&value);
   for (const Value& item : value.items) names.push_back(&item);
@@ -426,12 +513,17 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
     if (attrs.kind != Kind::kDict) {
       return FieldError("attributes", "expected a dict such as {'reduction': 'mean'}", error);
     }
-    // The definition's attribute; other keys do not concern the operator.
-    const std::string& name = KernelAttributeName(*c->op);
-    if (const Value* attribute = name.empty() ? nullptr : attrs.Find(name)) {
-      if (attribute->kind != Kind::kString) return FieldError("attributes", name + " must be a string", error);
-      c->has_attribute = true;
-      c->attribute = attribute->text;
+    // The declaration's attributes, each as its type is written (an enum as its name, a number, a
+    // bool); other keys do not concern the operator.
+    for (int i = 0; i < c->op->info->attribute_count; ++i) {
+      const aclcpu::AttrDeclaration& declared = c->op->info->attributes[i];
+      const Value* attribute = attrs.Find(declared.name);
+      if (attribute == nullptr) continue;
+      std::string text;
+      if (!AttributeText(declared, *attribute, &text)) {
+        return FieldError("attributes", std::string(declared.name) + " must be " + AttributeKind(declared), error);
+      }
+      c->attributes[declared.name] = text;
     }
   }
 
@@ -444,32 +536,72 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
 
 // ---- JSON ---------------------------------------------------------------------------------
 
-// An integer attribute: one value, or [lo, hi] meaning every integer in between.
-bool ToIntegerRuns(const Value& value, Case* c, std::string* why) {
-  if (value.kind == Kind::kInt) {
-    c->attribute_values = {value.integer};
-    return true;
-  }
-  if (value.kind == Kind::kList && value.items.size() == 2 && value.items[0].kind == Kind::kInt &&
-      value.items[1].kind == Kind::kInt) {
-    const int64_t lo = value.items[0].integer, hi = value.items[1].integer;
-    if (lo > hi) {
-      *why = "the low end of [lo, hi] is above the high end";
+// An API attribute's values from range_values: an integer (an enum's number too), or [lo, hi] meaning
+// every integer in between; a float; a bool (or 0, 1). *range says whether it was [lo, hi].
+bool ToAttributeValues(const aclcpu::AttrDeclaration& attribute, const Value& value,
+                       std::vector<aclcpu::AttrValue>* values, bool* range, std::string* why) {
+  *range = false;
+  switch (attribute.kind) {
+    case aclcpu::AttrKind::kFloat:
+      if (!value.IsNumber()) break;
+      values->push_back(aclcpu::AttrValue{0, value.number});
+      return true;
+    case aclcpu::AttrKind::kBool:
+      if (value.kind == Kind::kBool || (value.kind == Kind::kInt && (value.integer == 0 || value.integer == 1))) {
+        values->push_back(aclcpu::AttrValue{value.kind == Kind::kBool ? value.boolean : value.integer, 0.0});
+        return true;
+      }
+      *why = "expected true or false";
       return false;
-    }
-    if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) >= static_cast<uint64_t>(kMaxRangeRuns)) {
-      *why = "more than " + std::to_string(kMaxRangeRuns) + " values";
+    case aclcpu::AttrKind::kEnum:
+    case aclcpu::AttrKind::kInt:
+      if (value.kind == Kind::kInt) {
+        values->push_back(aclcpu::AttrValue{value.integer, 0.0});
+        return true;
+      }
+      if (value.kind == Kind::kList && value.items.size() == 2 && value.items[0].kind == Kind::kInt &&
+          value.items[1].kind == Kind::kInt) {
+        const int64_t lo = value.items[0].integer, hi = value.items[1].integer;
+        if (lo > hi) {
+          *why = "the low end of [lo, hi] is above the high end";
+          return false;
+        }
+        if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) >= static_cast<uint64_t>(kMaxRangeRuns)) {
+          *why = "more than " + std::to_string(kMaxRangeRuns) + " values";
+          return false;
+        }
+        for (int64_t v = lo;; ++v) {
+          values->push_back(aclcpu::AttrValue{v, 0.0});
+          if (v == hi) break;
+        }
+        *range = true;
+        return true;
+      }
+      *why = "expected an integer or [lo, hi] of integers";
       return false;
-    }
-    for (int64_t v = lo;; ++v) {
-      c->attribute_values.push_back(v);
-      if (v == hi) break;
-    }
-    c->attribute_is_range = true;
-    return true;
   }
-  *why = "expected an integer or [lo, hi] of integers";
+  *why = "expected a number";
   return false;
+}
+
+// The runs of a case whose attributes take these values: one per combination, an attribute given
+// as a range naming its value in the run's suffix.
+void AddApiRuns(const std::vector<std::vector<aclcpu::AttrValue>>& values, const std::vector<bool>& ranged,
+                const aclcpu::OperatorInfo& info, Case* c) {
+  c->api_runs = {Case::ApiRun{}};
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::vector<Case::ApiRun> runs;
+    for (const Case::ApiRun& run : c->api_runs) {
+      for (const aclcpu::AttrValue& value : values[i]) {
+        Case::ApiRun next = run;
+        next.attributes.push_back(value);
+        if (ranged[i])
+          next.suffix += "[" + std::string(info.attributes[i].name) + "=" + std::to_string(value.integer) + "]";
+        runs.push_back(std::move(next));
+      }
+    }
+    c->api_runs = std::move(runs);
+  }
 }
 
 bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
@@ -519,9 +651,11 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
     c->op = fit.front();
   }
   const OpInfo& op = *c->op;
+  const aclcpu::OperatorInfo& info = *op.info;
   c->inputs.assign(op.inputs.size(), TensorSpec{});
   std::vector<bool> seen(op.inputs.size(), false);
-  bool seen_attribute = false;
+  std::vector<std::vector<aclcpu::AttrValue>> attribute_values(static_cast<size_t>(info.attribute_count));
+  std::vector<bool> ranged(static_cast<size_t>(info.attribute_count), false);
   for (size_t i = 0; i < inputs->items.size(); ++i) {
     const Value& input = inputs->items[i];
     const std::string at = "inputs[" + std::to_string(i) + "]";
@@ -537,17 +671,20 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
       return FieldError(at + ".type", "missing, or not a string", error);
     }
     if (type->text == "attr") {
-      const char* attribute = ApiOf(op).attribute;
-      if (attribute == nullptr || input_name->text != attribute) {
-        return FieldError(at + ".name",
-                          "unknown attr \"" + input_name->text + "\"; the API has " +
-                              (attribute == nullptr ? std::string("none") : std::string("only ") + attribute),
+      const aclcpu::AttrDeclaration* attribute = FindAttribute(op, input_name->text);
+      if (attribute == nullptr) {
+        return FieldError(at + ".name", "unknown attr \"" + input_name->text + "\"; the API has " + AttributeNames(op),
                           error);
       }
-      if (seen_attribute) return FieldError(at + ".name", input_name->text + " is listed twice", error);
-      seen_attribute = true;
+      const size_t index = static_cast<size_t>(attribute - info.attributes);
+      if (!attribute_values[index].empty())
+        return FieldError(at + ".name", input_name->text + " is listed twice", error);
       if (range == nullptr) return FieldError(at + ".range_values", "missing", error);
-      if (!ToIntegerRuns(*range, c, &why)) return FieldError(at + ".range_values", why, error);
+      bool is_range = false;
+      if (!ToAttributeValues(*attribute, *range, &attribute_values[index], &is_range, &why)) {
+        return FieldError(at + ".range_values", why, error);
+      }
+      ranged[index] = is_range;
       continue;
     }
     if (type->text != "tensor") return FieldError(at + ".type", "\"" + type->text + "\" is not tensor or attr", error);
@@ -579,11 +716,16 @@ bool ParseJsonCase(const Value& item, Case* c, std::string* error) {
   for (size_t r = 0; r < op.inputs.size(); ++r) {
     if (!seen[r]) return FieldError("inputs", std::string("no ") + op.inputs[r].api + " tensor", error);
   }
-  if (ApiOf(op).attribute == nullptr) {
-    c->attribute_values = {0};  // one run; no attribute reaches the API
-  } else if (!seen_attribute) {
-    return FieldError("inputs", std::string("no ") + ApiOf(op).attribute + " attr", error);
+  for (int i = 0; i < info.attribute_count; ++i) {
+    if (!attribute_values[static_cast<size_t>(i)].empty()) continue;
+    // One no parameter passes (ATK lists none): the value the API fixes (aclnnL1Loss's p = 1).
+    if (op.api->param_of(aclcpu::ParamKind::kAttribute, i) < 0) {
+      attribute_values[static_cast<size_t>(i)].push_back(op.api->fixed_values[i]);
+      continue;
+    }
+    return FieldError("inputs", std::string("no ") + info.attributes[i].name + " attr", error);
   }
+  AddApiRuns(attribute_values, ranged, info, c);
   return true;
 }
 
@@ -754,7 +896,8 @@ bool ParseCaseText(const std::string& text, const std::string& path, std::vector
   }
 }
 
-bool LoadCaseFile(const std::string& path, std::vector<Case>* cases, std::string* error) {
+bool LoadCaseFile(const std::string& path, std::vector<Case>* cases, std::string* error, bool* not_a_case_file) {
+  if (not_a_case_file != nullptr) *not_a_case_file = false;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     *error = path + ": is a directory, not a case file";
@@ -771,7 +914,31 @@ bool LoadCaseFile(const std::string& path, std::vector<Case>* cases, std::string
     *error = path + ": cannot read";
     return false;
   }
+  if (not_a_case_file != nullptr) {
+    *not_a_case_file = DetectFormat(text.str().substr(SkipBom(text.str()))) == FileFormat::kUnknown;
+  }
   return ParseCaseText(text.str(), path, cases, error);
+}
+
+bool CaseFilesUnder(const std::string& dir, std::vector<std::string>* files, std::string* error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.empty() && name[0] == '.') {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    const std::string extension = it->path().extension().string();
+    if ((extension == ".csv" || extension == ".json") && it->is_regular_file(ec)) files->push_back(it->path().string());
+  }
+  if (ec) {
+    *error = dir + ": cannot read the directory: " + ec.message();
+    return false;
+  }
+  std::sort(files->begin(), files->end());
+  return true;
 }
 
 }  // namespace case_runner

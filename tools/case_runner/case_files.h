@@ -23,8 +23,14 @@ bool ParseCaseText(const std::string& text, const std::string& path, std::vector
 bool ParseCsvCases(const std::string& text, const std::string& path, std::vector<Case>* cases, std::string* error);
 bool ParseJsonCases(const std::string& text, const std::string& path, std::vector<Case>* cases, std::string* error);
 
-// Reads path and parses it; *error names the file when it cannot be read or parsed.
-bool LoadCaseFile(const std::string& path, std::vector<Case>* cases, std::string* error);
+// Reads path and parses it; *error names the file when it cannot be read or parsed, and
+// *not_a_case_file (when given) says whether that is because its text is neither format.
+bool LoadCaseFile(const std::string& path, std::vector<Case>* cases, std::string* error,
+                  bool* not_a_case_file = nullptr);
+
+// The files of the kinds case files come as (*.csv, *.json) under dir, at any depth, sorted by
+// path; hidden files and directories are passed over. False with *error when dir cannot be read.
+bool CaseFilesUnder(const std::string& dir, std::vector<std::string>* files, std::string* error);
 
 // One CSV line into fields: commas separate; a field in double quotes may hold commas, and "" in
 // it is one quote. False with *error for an unterminated quote or text after a closing quote.

@@ -3,11 +3,13 @@
 #define ACLNN_CPU_TOOLS_CASE_RUNNER_CASE_MODEL_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kernel/dtype.h"
+#include "ops/common/op_def/attr_value.h"
 
 namespace case_runner {
 
@@ -68,10 +70,10 @@ struct Case {
   bool enabled = true;
   std::vector<TensorSpec> inputs;  // in the order of op->inputs
 
-  // Kernel level: the definition's string attribute (when absent: its default), and the expected
-  // output from the table (checked against infer shape / infer dtype when present).
-  bool has_attribute = false;
-  std::string attribute;
+  // Kernel level: the row's attributes the declaration has, as text (a name, a number, true or
+  // false; the absent ones take their defaults), and the expected output from the table (checked
+  // against infer shape / infer dtype when present).
+  std::map<std::string, std::string> attributes;
   bool has_output_shape = false, has_output_dtype = false;
   std::vector<int64_t> output_shape;
   Dtype output_dtype = Dtype::kFloat32;
@@ -80,10 +82,14 @@ struct Case {
   // unreadable (a self-run does not read the columns).
   std::string compare_error;
 
-  // API level: the values of the API's integer attribute to run, and whether they came from a
-  // [lo, hi] range (then every run is reported as name#id[<attribute>=k]).
-  std::vector<int64_t> attribute_values;
-  bool attribute_is_range = false;
+  // API level: the runs, each with the attributes' values in the declaration's order. An integer
+  // attribute given as a [lo, hi] range has one run per value, reported as
+  // name#id[<attribute>=k] (suffix "[<attribute>=k]").
+  struct ApiRun {
+    std::vector<aclcpu::AttrValue> attributes;
+    std::string suffix;
+  };
+  std::vector<ApiRun> api_runs;
 
   // How reports name the case: "name#id" for JSON cases, the testcase_name for CSV rows.
   std::string Label() const { return has_id ? name + "#" + std::to_string(id) : name; }

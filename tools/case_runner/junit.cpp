@@ -59,17 +59,18 @@ std::string Seconds(double seconds) {
 }
 
 struct Counts {
-  size_t tests = 0, failures = 0, skipped = 0;
+  size_t tests = 0, failures = 0, errors = 0, skipped = 0;
   double seconds = 0.0;
   void Add(const JunitCase& c) {
     ++tests;
     failures += c.outcome == Outcome::kFail ? 1 : 0;
+    errors += c.outcome == Outcome::kError ? 1 : 0;
     skipped += c.outcome == Outcome::kSkip ? 1 : 0;
     seconds += c.seconds;
   }
   std::string Attributes() const {
-    return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
-           "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + Seconds(seconds) + "\"";
+    return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
+           std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + Seconds(seconds) + "\"";
   }
 };
 
@@ -101,6 +102,9 @@ std::string JunitXml(const std::vector<JunitCase>& cases) {
       } else if (c.outcome == Outcome::kFail) {
         xml += ">\n      <failure message=\"" + Escape(c.message) + "\">" + Escape(c.message) +
                (c.details.empty() ? "" : "\n" + Escape(c.details)) + "</failure>\n    </testcase>\n";
+      } else if (c.outcome == Outcome::kError) {
+        xml += ">\n      <error message=\"" + Escape(c.message) + "\">" + Escape(c.message) +
+               "</error>\n    </testcase>\n";
       } else {
         xml += ">\n      <skipped message=\"" + Escape(c.message) + "\"/>\n    </testcase>\n";
       }

@@ -9,10 +9,12 @@
 
 namespace case_runner {
 
+// A case file that could not be used is a testcase of its own (outcome kError, its name the file's):
+// an <error> in the file's testsuite.
 struct JunitCase {
   std::string suite;      // the case file
-  std::string classname;  // the op (its API or kernel name), or "unreadable"
-  std::string name;       // the run's name
+  std::string classname;  // the op (its API or kernel name), "unreadable" or "unusable"
+  std::string name;       // the run's name (the file's, for an unusable file)
   Outcome outcome = Outcome::kPass;
   std::string message;  // the report line of a failure or skip
   double seconds = 0.0;

@@ -1,93 +1,74 @@
-// The op table. Each operator's entry points to its functions in op_<name>.cpp.
+// The op table, made once from the libraries' tables.
 #include "ops.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 #include "golden/npu_of_soc.h"
 #include "kernel/shape.h"
-#include "nnopbase/nnopbase_internal.h"
-#include "ops/common/op_graph/op_def.h"
 #include "runtime/runtime_internal.h"
 
 namespace case_runner {
+namespace {
 
-extern const OpInfo kMseLossGradOp;  // op_mse_loss_grad.cpp
-extern const OpInfo kMseLossOp;      // op_mse_loss.cpp
-extern const OpInfo kMseLossOutOp;   // op_mse_loss.cpp
-extern const OpInfo kL1LossGradOp;   // op_l1_loss_grad.cpp
-
-const std::vector<const OpInfo*>& AllOps() {
-  static const std::vector<const OpInfo*> ops = {&kMseLossGradOp, &kMseLossOp, &kMseLossOutOp, &kL1LossGradOp};
+// Owned here for the process's life (a pointer to each is what the rest hands around).
+std::vector<std::unique_ptr<OpInfo>> MakeOps() {
+  std::vector<std::unique_ptr<OpInfo>> ops;
+  for (const aclcpu::ApiOp* api : aclcpu::ApiOps()) {
+    const aclcpu::OperatorInfo& info = *api->op;
+    // The operator's first API is the one its kernel rows stand beside (its others run the same
+    // kernel, and TTK has no rows of theirs).
+    const bool first =
+        std::none_of(ops.begin(), ops.end(), [&](const std::unique_ptr<OpInfo>& op) { return op->info == &info; });
+    const aclcpu::KernelOp* kernel = first ? aclcpu::FindKernelOp(info.case_name) : nullptr;
+    auto op = std::make_unique<OpInfo>(OpInfo{api->case_name,
+                                              kernel != nullptr ? info.case_name : nullptr,
+                                              kernel != nullptr ? info.type : nullptr,
+                                              {},
+                                              &info,
+                                              api,
+                                              kernel});
+    for (int i = 0; i < info.input_count; ++i) {
+      const int param = api->param_of(aclcpu::ParamKind::kInput, i);
+      op->inputs.push_back({param >= 0 ? api->params[param].name : info.operands[i], info.operands[i]});
+    }
+    ops.push_back(std::move(op));
+  }
   return ops;
 }
 
-const aclcpu::ApiOp& ApiOf(const OpInfo& op) {
-  const aclcpu::ApiOp* api = aclcpu::FindApiOp((std::string("aclnn") + op.api_name).c_str());
-  if (api == nullptr) throw std::logic_error(std::string("no aclnn") + op.api_name + " in the API table");
-  return *api;
+bool TakesTensor(const OpInfo& op, const std::string& name) {
+  for (const OperandNames& input : op.inputs) {
+    if (name == input.api) return true;
+  }
+  return false;
+}
+
+std::vector<const OpInfo*> OpsOfLevel(bool api) {
+  std::vector<const OpInfo*> ops;
+  for (const OpInfo* op : AllOps()) {
+    if ((api ? op->api_name : op->kernel_name) != nullptr) ops.push_back(op);
+  }
+  return ops;
+}
+
+}  // namespace
+
+const std::vector<const OpInfo*>& AllOps() {
+  static const std::vector<std::unique_ptr<OpInfo>> owned = MakeOps();
+  static const std::vector<const OpInfo*> ops = [] {
+    std::vector<const OpInfo*> pointers;
+    for (const std::unique_ptr<OpInfo>& op : owned) pointers.push_back(op.get());
+    return pointers;
+  }();
+  return ops;
 }
 
 golden::Npu RuntimeNpu() {
   const aclcpu::SocProfile* profile = aclcpu::CurrentSocProfile();
   return profile != nullptr ? golden::NpuOf(*profile) : golden::Npu{};
-}
-
-bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
-  const aclcpu::OpDefinition& definition = c.op->definition();
-  for (const TensorSpec& input : c.inputs) {
-    if (std::find(definition.dtypes.begin(), definition.dtypes.end(), input.dtype) == definition.dtypes.end()) {
-      *error = "the definition does not allow " + input.name + " dtype " + aclcpu::kernel::DTypeName(input.dtype);
-      return false;
-    }
-  }
-  for (const TensorSpec& input : c.inputs) {
-    if (input.shape.size() > static_cast<size_t>(aclcpu::kernel::kMaxRank)) {
-      *error = "infer shape rejected the case: " + input.name + " has " + std::to_string(input.shape.size()) +
-               " dims; at most " + std::to_string(aclcpu::kernel::kMaxRank) + " are supported";
-      return false;
-    }
-  }
-  int64_t attribute = 0;
-  std::string why;
-  if (!KernelAttributeNumber(c, &attribute, &why)) {
-    *error = "infer shape rejected the case: " + why;
-    return false;
-  }
-  return c.op->kernel_infer(c, attribute, y_shape, y_dtype, error);
-}
-
-std::string KernelAttribute(const Case& c) {
-  const std::vector<aclcpu::AttrDefinition>& attributes = c.op->definition().attributes;
-  if (c.has_attribute) return c.attribute;
-  return attributes.empty() ? std::string() : attributes.front().default_value;
-}
-
-bool KernelAttributeNumber(const Case& c, int64_t* number, std::string* why) {
-  if (c.op->definition().attributes.empty()) {  // an operator without attributes: 0 reaches its functions
-    *number = 0;
-    return true;
-  }
-  const aclcpu::AttrDefinition& definition = c.op->definition().attributes.front();
-  const std::string text = KernelAttribute(c);
-  const auto found = std::find(definition.values.begin(), definition.values.end(), text);
-  if (found != definition.values.end()) {
-    *number = found - definition.values.begin();
-    return true;
-  }
-  std::string expected;
-  for (size_t i = 0; i < definition.values.size(); ++i) {
-    expected += (i == 0 ? "" : (i + 1 == definition.values.size() ? " or " : ", ")) + definition.values[i];
-  }
-  *why = definition.name + " \"" + text + "\" is invalid; expected " + expected;
-  return false;
-}
-
-const std::string& KernelAttributeName(const OpInfo& op) {
-  static const std::string none;
-  const std::vector<aclcpu::AttrDefinition>& attributes = op.definition().attributes;
-  return attributes.empty() ? none : attributes.front().name;
 }
 
 const OpInfo* FindKernelOp(const std::string& op_name) {
@@ -104,35 +85,22 @@ const OpInfo* FindApiOp(const std::string& aclnn_name) {
   const bool prefixed = aclnn_name.size() > prefix.size() && aclnn_name.compare(0, prefix.size(), prefix) == 0;
   const std::string name = prefixed ? aclnn_name.substr(prefix.size()) : aclnn_name;
   for (const OpInfo* op : AllOps()) {
-    if (op->api_name != nullptr && name == op->api_name) return op;
+    if (name == op->api_name) return op;
   }
   return nullptr;
 }
 
 std::vector<const OpInfo*> KernelOpsTaking(size_t count) {
   std::vector<const OpInfo*> ops;
-  for (const OpInfo* op : AllOps()) {
-    if (op->kernel_name != nullptr && op->inputs.size() == count) ops.push_back(op);
+  for (const OpInfo* op : OpsOfLevel(false)) {
+    if (op->inputs.size() == count) ops.push_back(op);
   }
   return ops;
 }
 
-namespace {
-
-bool TakesTensor(const OpInfo& op, const std::string& name) {
-  for (const OperandNames& input : op.inputs) {
-    if (name == input.api) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 std::vector<const OpInfo*> ApiOpsFor(const std::vector<std::string>& names) {
-  std::vector<const OpInfo*> apis, fit;
-  for (const OpInfo* op : AllOps()) {
-    if (op->api_name != nullptr) apis.push_back(op);
-  }
+  const std::vector<const OpInfo*> apis = OpsOfLevel(true);
+  std::vector<const OpInfo*> fit;
   for (const OpInfo* op : apis) {
     bool takes_all = true;
     for (const std::string& name : names) {
@@ -167,73 +135,104 @@ std::string OpNames(const std::vector<const OpInfo*>& ops, bool api, bool with_i
   return text;
 }
 
-namespace {
-
-std::vector<const OpInfo*> OpsOfLevel(bool api) {
-  std::vector<const OpInfo*> ops;
-  for (const OpInfo* op : AllOps()) {
-    if ((api ? op->api_name : op->kernel_name) != nullptr) ops.push_back(op);
-  }
-  return ops;
-}
-
-}  // namespace
-
 std::string KernelOpNames(bool with_inputs) { return OpNames(OpsOfLevel(false), false, with_inputs); }
 std::string ApiOpNames(bool with_inputs) { return OpNames(OpsOfLevel(true), true, with_inputs); }
 
-aclcpu::kernel::TensorView KernelView(const TensorBuffer& buffer, aclcpu::kernel::Shape* strides) {
-  *strides = aclcpu::kernel::ContiguousStrides(buffer.shape);
-  return aclcpu::kernel::TensorView{buffer.dtype, buffer.shape, *strides, buffer.data};
+const aclcpu::AttrDeclaration* FindAttribute(const OpInfo& op, const std::string& name) {
+  for (int p = 0; p < op.api->param_count; ++p) {
+    const aclcpu::ApiParam& param = op.api->params[p];
+    if (param.kind == aclcpu::ParamKind::kAttribute && name == param.name) return &op.info->attributes[param.index];
+  }
+  return nullptr;
 }
 
-aclcpu::kernel::Platform KernelPlatform() {
-  const aclcpu::PlatformFacts& platform = aclcpu::HostPlatform();
-  return aclcpu::kernel::Platform{aclcpu::KernelThreadCount(), platform.l2_bytes, platform.llc_bytes};
-}
-
-bool RunElementwiseKernel(const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, int64_t attribute,
-                          ElementwiseTilingFn tiling,
-                          aclcpu::kernel::InnerLoop (*select)(const aclcpu::kernel::ElementwiseKey& key),
-                          std::string* error) {
-  aclcpu::kernel::ElementwiseOpInput input;
-  const int count = static_cast<int>(inputs.size());
-  const char* data[aclcpu::kernel::kMaxInputs];
-  aclcpu::kernel::Shape strides[aclcpu::kernel::kMaxOperands];
-  for (int i = 0; i < count; ++i) {
-    input.operands[i] = KernelView(inputs[i], &strides[i]);
-    data[i] = inputs[i].data;
+bool KernelAttributes(const Case& c, std::vector<aclcpu::AttrValue>* values, std::string* why) {
+  const aclcpu::OperatorInfo& info = *c.op->info;
+  values->clear();
+  for (int i = 0; i < info.attribute_count; ++i) {
+    const aclcpu::AttrDeclaration& attribute = info.attributes[i];
+    aclcpu::AttrValue value = attribute.default_value;
+    const auto given = c.attributes.find(attribute.name);
+    if (given != c.attributes.end() && !aclcpu::ParseAttrText(attribute, given->second, &value, why)) return false;
+    values->push_back(value);
   }
-  input.operands[count] = KernelView(y, &strides[count]);
-  input.store_dtype = y.dtype;
-  input.platform = KernelPlatform();
-  aclcpu::kernel::ElementwiseTiling plan;
-  std::string why;
-  if (!tiling(&input, attribute, &plan, &why)) {
-    *error = "tiling rejected the case: " + why;
-    return false;
-  }
-  aclcpu::kernel::RunElementwiseOp(plan, select(plan.key), data, y.data, aclcpu::KernelThreadPool());
   return true;
 }
 
-namespace {
+bool KernelInfer(const Case& c, std::vector<int64_t>* y_shape, Dtype* y_dtype, std::string* error) {
+  std::vector<aclcpu::kernel::Dims> shapes;
+  std::vector<Dtype> dtypes;
+  for (const TensorSpec& input : c.inputs) {
+    shapes.emplace_back(input.shape);
+    dtypes.push_back(input.dtype);
+  }
+  const aclcpu::OperatorInfo& info = *c.op->info;
+  if (!aclcpu::CheckKernelInputs(info, shapes.data(), dtypes.data(), error)) return false;
+  std::vector<aclcpu::AttrValue> attributes;
+  std::string why;
+  if (!KernelAttributes(c, &attributes, &why)) {
+    *error = "infer shape rejected the case: " + why;
+    return false;
+  }
+  aclcpu::kernel::Shape y;
+  if (!aclcpu::InferKernelOutput(info, shapes.data(), dtypes.data(), attributes.data(), &y, y_dtype, error)) {
+    return false;
+  }
+  *y_shape = y;
+  return true;
+}
 
-class ElementwiseGolden final : public GoldenOutput {
- public:
-  ElementwiseGolden(Dtype dtype, std::vector<int64_t> shape, std::function<void(int64_t, int64_t, uint32_t*)> compute)
-      : GoldenOutput(dtype, std::move(shape)), compute_(std::move(compute)) {}
-  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override { compute_(begin, end, bits); }
+bool KernelRun(const OpInfo& op, const std::vector<aclcpu::AttrValue>& attributes,
+               const std::vector<TensorBuffer>& inputs, const TensorBuffer& y, std::string* error) {
+  std::vector<aclcpu::kernel::Shape> strides(inputs.size() + 1);
+  std::vector<aclcpu::kernel::TensorView> operands;
+  const auto view = [&](const TensorBuffer& buffer, aclcpu::kernel::Shape* buffer_strides) {
+    *buffer_strides = aclcpu::kernel::ContiguousStrides(buffer.shape);
+    return aclcpu::kernel::TensorView{buffer.dtype, buffer.shape, *buffer_strides, buffer.data};
+  };
+  for (size_t i = 0; i < inputs.size(); ++i) operands.push_back(view(inputs[i], &strides[i]));
+  operands.push_back(view(y, &strides[inputs.size()]));
+  return op.kernel->run(operands.data(), attributes.data(), error);
+}
 
- private:
-  std::function<void(int64_t, int64_t, uint32_t*)> compute_;
-};
+void ApiOut(const OpInfo& op, const std::vector<TensorSpec>& inputs, const std::vector<aclcpu::AttrValue>& attributes,
+            std::vector<int64_t>* shape, Dtype* dtype) {
+  // Parameter i's shape and dtype, from the input it passes.
+  const aclcpu::ApiOp& api = *op.api;
+  std::vector<aclcpu::kernel::Dims> shapes(static_cast<size_t>(api.param_count));
+  std::vector<aclDataType> dtypes(static_cast<size_t>(api.param_count), ACL_DT_UNDEFINED);
+  for (int i = 0; i < api.param_count; ++i) {
+    if (api.params[i].kind != aclcpu::ParamKind::kInput) continue;
+    const TensorSpec& input = inputs[static_cast<size_t>(api.params[i].index)];
+    shapes[static_cast<size_t>(i)] = aclcpu::kernel::Dims(input.shape);
+    dtypes[static_cast<size_t>(i)] = static_cast<aclDataType>(aclcpu::kernel::Traits(input.dtype).acl);
+  }
+  aclcpu::kernel::Shape out;
+  aclcpu::NewOutShape(api, shapes.data(), attributes.data(), &out);  // (no broadcast: for the API to refuse)
+  *shape = out;
+  aclcpu::kernel::DType out_dtype = aclcpu::kernel::DType::kFloat32;
+  aclcpu::kernel::DTypeFromAcl(aclcpu::NewOutDtype(api, dtypes.data()), &out_dtype);
+  *dtype = out_dtype;
+}
 
-}  // namespace
+bool ZeroDOutputSetAside(const OpInfo& op, const std::vector<aclcpu::AttrValue>& attributes) {
+  const int by = op.info->reshape_0d_by;
+  if (by < 0 || by >= static_cast<int>(attributes.size())) return false;
+  const int64_t value = attributes[static_cast<size_t>(by)].integer;
+  return value >= 0 && value < 32 && ((op.info->reshape_0d_values >> value) & 1u) != 0;
+}
 
-std::unique_ptr<GoldenOutput> MakeElementwiseGolden(Dtype out_dtype, std::vector<int64_t> shape,
-                                                    std::function<void(int64_t, int64_t, uint32_t*)> compute) {
-  return std::make_unique<ElementwiseGolden>(out_dtype, std::move(shape), std::move(compute));
+std::unique_ptr<GoldenOutput> MakeGolden(const OpInfo& op, bool kernel_level, const std::vector<golden::View>& inputs,
+                                         const std::vector<aclcpu::AttrValue>& attributes, Dtype out_dtype,
+                                         std::string* why) {
+  golden::Call call;
+  call.api = kernel_level ? nullptr : op.api_name;
+  call.npu = RuntimeNpu();
+  call.kernel_level = kernel_level;
+  call.inputs = inputs;  // the runner makes ND tensors, of one format
+  call.attributes = attributes;
+  call.out_dtype = out_dtype;
+  return golden::MakeGolden(op.info->case_name, std::move(call), why);
 }
 
 }  // namespace case_runner

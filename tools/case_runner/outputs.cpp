@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 
@@ -11,10 +12,8 @@
 namespace case_runner {
 namespace {
 
-// NumPy has no bfloat16: its bits go out as '<u2', and the file name says so.
-std::string NpyName(const std::string& stem, const std::string& what, Dtype dtype) {
-  return stem + "." + what + (dtype == Dtype::kBFloat16 ? ".bf16-as-u2.npy" : ".npy");
-}
+// One name whatever the dtype (bf16 goes out as '<u2' bits): the name compare mode reads back.
+std::string NpyName(const std::string& stem, const std::string& what) { return stem + "." + what + ".npy"; }
 
 // Writes an NPY file piece by piece: bits(begin, end, out) gives elements [begin, end).
 bool WriteNpyPieces(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
@@ -69,8 +68,15 @@ std::string FileStem(const std::string& name) {
 
 bool ReadCompareOutput(const std::string& dir, const std::string& run_name, Actual* actual, std::string* error) {
   std::string why;
-  if (!ReadNpy(dir + "/" + FileStem(run_name) + ".npy", &actual->npy, &why)) {
-    *error = "no output to compare: " + why;
+  const std::string stem = dir + "/" + FileStem(run_name);
+  // An output saved as <run name>.npy, else the one a dump wrote beside the inputs.
+  std::error_code ec;
+  const std::string path =
+      std::filesystem::exists(stem + ".npy", ec) || !std::filesystem::exists(NpyName(stem, "actual"), ec)
+          ? stem + ".npy"
+          : NpyName(stem, "actual");
+  if (!ReadNpy(path, &actual->npy, &why)) {
+    *error = "no output to compare: " + why + " (nor " + NpyName(FileStem(run_name), "actual") + ")";
     return false;
   }
   for (const aclcpu::kernel::DTypeTraits& traits : aclcpu::kernel::kDTypeTable) {
@@ -85,13 +91,14 @@ std::string Dump(const std::string& dir, const std::string& run_name, const std:
   const std::string stem = FileStem(run_name);
   bool bf16 = false;
   std::string error;
+  const std::string at = dir + "/" + stem;
   for (const GeneratedInput& input : generated) {
     const TensorSpec& spec = *input.spec;
     const auto bits = [&input](int64_t begin, int64_t end, uint32_t* out, std::string*) {
       for (int64_t i = begin; i < end; ++i) out[i - begin] = GenerateBits(*input.spec, input.key, i);
       return true;
     };
-    if (!WriteNpyPieces(dir + "/" + NpyName(stem, spec.name, spec.dtype), spec.dtype, spec.shape, bits, &error)) {
+    if (!WriteNpyPieces(NpyName(at, spec.name), spec.dtype, spec.shape, bits, &error)) {
       return "; dump failed: " + error;
     }
     bf16 = bf16 || spec.dtype == Dtype::kBFloat16;
@@ -101,8 +108,7 @@ std::string Dump(const std::string& dir, const std::string& run_name, const std:
       golden->Compute(begin, end, out);
       return true;
     };
-    if (!WriteNpyPieces(dir + "/" + NpyName(stem, "golden", golden->dtype()), golden->dtype(), golden->shape(), bits,
-                        &error)) {
+    if (!WriteNpyPieces(NpyName(at, "golden"), golden->dtype(), golden->shape(), bits, &error)) {
       return "; dump failed: " + error;
     }
     bf16 = bf16 || golden->dtype() == Dtype::kBFloat16;
@@ -111,13 +117,12 @@ std::string Dump(const std::string& dir, const std::string& run_name, const std:
     const auto bits = [actual](int64_t begin, int64_t end, uint32_t* out, std::string* why) {
       return actual->Bits(begin, end, out, why);
     };
-    if (!WriteNpyPieces(dir + "/" + NpyName(stem, "actual", actual->dtype), actual->dtype, actual->shape, bits,
-                        &error)) {
+    if (!WriteNpyPieces(NpyName(at, "actual"), actual->dtype, actual->shape, bits, &error)) {
       return "; dump failed: " + error;
     }
     bf16 = bf16 || actual->dtype == Dtype::kBFloat16;
   }
-  return "; dumped to " + dir + "/" + stem + ".*.npy" + (bf16 ? " (bf16 as '<u2' bits in *.bf16-as-u2.npy)" : "");
+  return "; dumped to " + at + ".*.npy" + (bf16 ? " (bf16 as its '<u2' bits)" : "");
 }
 
 }  // namespace case_runner

@@ -33,11 +33,12 @@ struct Actual {
 // A case name as a file name: characters other than letters, digits and ._-+=[]# become '_'.
 std::string FileStem(const std::string& name);
 
-// Compare mode: DIR/<FileStem(run name)>.npy.
+// Compare mode: DIR/<FileStem(run name)>.npy, else DIR/<FileStem(run name)>.actual.npy (a dump's).
 bool ReadCompareOutput(const std::string& dir, const std::string& run_name, Actual* actual, std::string* error);
 
-// Writes the inputs, and the golden and the actual output when there are; returns the report's
-// note ("; dumped to ..." or "; dump failed: ...").
+// Writes the inputs, and the golden and the actual output when there are, as
+// DIR/<FileStem(run name)>.<input name, golden or actual>.npy; returns the report's note
+// ("; dumped to ..." or "; dump failed: ...").
 std::string Dump(const std::string& dir, const std::string& run_name, const std::vector<GeneratedInput>& generated,
                  const GoldenOutput* golden, const Actual* actual);
 

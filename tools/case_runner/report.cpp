@@ -126,7 +126,17 @@ std::string JudgementJson(const Verdict& v) {
 }
 
 const char* OutcomeName(Outcome outcome) {
-  return outcome == Outcome::kPass ? "pass" : (outcome == Outcome::kFail ? "fail" : "skip");
+  switch (outcome) {
+    case Outcome::kPass:
+      return "pass";
+    case Outcome::kFail:
+      return "fail";
+    case Outcome::kSkip:
+      return "skip";
+    case Outcome::kError:
+      break;
+  }
+  return "error";
 }
 
 // ---- HTML ----------------------------------------------------------------------------------------
@@ -140,7 +150,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:2px 6px;text-align:left}
 th{background:#eee;cursor:pointer;user-select:none}th[data-dir=asc]::after{content:" \25B2"}
 th[data-dir=desc]::after{content:" \25BC"}
-tr.fail td.outcome{color:#b00;font-weight:bold}tr.pass td.outcome{color:#070}tr.skip td.outcome{color:#777}
+tr.fail td.outcome,tr.error td.outcome{color:#b00;font-weight:bold}tr.pass td.outcome{color:#070}tr.skip td.outcome{color:#777}
 section.run{margin:1.5em 0;padding-top:.5em;border-top:2px solid #ddd}
 .bars{display:flex;align-items:flex-end;height:120px;gap:2px}.bar{width:34px;background:#4a7;position:relative}
 .bar.unbounded{background:#b00}.labels{display:flex;gap:2px}.labels span{width:34px;font-size:9px;
@@ -173,7 +183,9 @@ const fmt = v => { const x = num(v); return x === undefined || x === null ? "" :
 const h = report.header;
 document.getElementById("header").textContent = `seed ${h.seed} · soc ${h.soc} · ${h.mode}` +
   (h.method ? ` · method ${h.method}` : "") + (h.shard ? ` · shard ${h.shard}` : "") +
-  ` · ${h.passed} passed, ${h.failed} failed, ${h.skipped} skipped, ${h.warned} warned`;
+  ` · ${h.passed} passed, ${h.failed} failed, ${h.skipped} skipped, ${h.warned} warned` +
+  (h.errors ? `, ${h.errors} case files unusable` : "") + (h.not_run ? `, ${h.not_run} not run (--maxfail)` : "") +
+  ` · ${fmt(h.seconds)} s`;
 const rows = report.runs.map(r => {
   const s = r.judgement ? r.judgement.stats : {};
   return {run: r, name: r.name, op: r.op, outcome: r.outcome, method: r.judgement ? r.judgement.method : "",
@@ -191,7 +203,7 @@ function render(list) {
       fmt(row.max_rel_error), fmt(row.rmse), fmt(row.cosine_similarity), fmt(row.max_ulp), fmt(row.seconds)];
     cells.forEach((text, i) => {
       const td = document.createElement("td");
-      if (i === 0 && row.outcome === "fail") {
+      if (i === 0 && (row.outcome === "fail" || row.outcome === "error")) {
         const a = document.createElement("a");
         a.href = "#run-" + report.runs.indexOf(row.run);
         a.textContent = text;
@@ -220,7 +232,7 @@ document.querySelectorAll("#summary th").forEach(th => th.addEventListener("clic
 }));
 const failures = document.getElementById("failures");
 report.runs.forEach((r, index) => {
-  if (r.outcome !== "fail") return;
+  if (r.outcome !== "fail" && r.outcome !== "error") return;
   const sec = document.createElement("section");
   sec.className = "run";
   sec.id = "run-" + index;
@@ -333,7 +345,8 @@ std::string ReportJson(const ReportHeader& header, const std::vector<RunRecord>&
                     ",\"method\":" + Quoted(header.method) + ",\"shard\":" + Quoted(header.shard) +
                     ",\"passed\":" + std::to_string(header.passed) + ",\"failed\":" + std::to_string(header.failed) +
                     ",\"skipped\":" + std::to_string(header.skipped) + ",\"warned\":" + std::to_string(header.warned) +
-                    "},\n\"runs\":[";
+                    ",\"errors\":" + std::to_string(header.errors) + ",\"not_run\":" + std::to_string(header.not_run) +
+                    ",\"seconds\":" + Number(header.seconds) + "},\n\"runs\":[";
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunRecord& r = runs[i];
     out += std::string(i ? ",\n" : "\n") + "{\"name\":" + Quoted(r.name) + ",\"file\":" + Quoted(r.file) +

@@ -11,7 +11,8 @@
 
 namespace case_runner {
 
-// One run as every report shows it.
+// One run as every report shows it; or a case file that could not be used (outcome kError, name
+// and file the file's, op "unusable", line its UNUSABLE line).
 struct RunRecord {
   std::string file, op, name;
   Verdict verdict;
@@ -21,6 +22,9 @@ struct ReportHeader {
   uint64_t seed = 1;
   std::string soc, mode, method, shard;  // mode: "self-run" or "compare"; shard: "K/N" or ""
   size_t passed = 0, failed = 0, skipped = 0, warned = 0;
+  size_t errors = 0;   // case files that could not be used (a record each, outcome kError)
+  size_t not_run = 0;  // runs left when --maxfail stopped
+  double seconds = 0.0;
 };
 
 // The full statistics of a judged run, several lines: for the JUnit failure text.

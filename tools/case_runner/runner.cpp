@@ -32,12 +32,12 @@ bool ExpectedOutput(const Run& run, std::vector<int64_t>* shape, Dtype* dtype, s
   const Case& c = *run.c;
   if (set_aside != nullptr) *set_aside = false;
   if (c.level == Case::Level::kApi) {
-    c.op->api_out(c.inputs, run.attribute, shape, dtype);
+    ApiOut(*c.op, c.inputs, run.attributes, shape, dtype);
     return true;
   }
   if (!KernelInfer(c, shape, dtype, error)) return false;
   if (c.has_output_shape && c.output_shape != *shape) {
-    if (!shape->empty() || c.op->zero_d_output_set_aside == nullptr || !c.op->zero_d_output_set_aside(run.attribute)) {
+    if (!shape->empty() || !ZeroDOutputSetAside(*c.op, run.attributes)) {
       *error = "output_shapes says " + ShapeText(c.output_shape) + " but infer shape gives " + ShapeText(*shape);
       return false;
     }
@@ -72,11 +72,11 @@ bool RunOp(const Run& run, const Options& options, WorkPool& pool, PendingShare*
     return false;
   }
   pending->Resident();
-  if (api) return RunApi(op, *inputs, run.attribute, output, error);
+  if (api) return RunApi(op, *inputs, run.attributes, output, error);
   std::vector<TensorBuffer> buffers;
   for (const auto& input : *inputs) buffers.push_back(TensorBuffer{input->dtype, input->shape, input->memory.data()});
-  return op.kernel_run(c, run.attribute, buffers, TensorBuffer{output->dtype, output->shape, output->memory.data()},
-                       error);
+  return KernelRun(op, run.attributes, buffers, TensorBuffer{output->dtype, output->shape, output->memory.data()},
+                   error);
 }
 
 // Judges the actual output against the golden with `input`'s method, piece by piece on all
@@ -183,8 +183,8 @@ Verdict Execute(const Run& run, const Options& options, int64_t memory_budget, W
     Dtype expected_dtype = Dtype::kFloat32;
     if (!ExpectedOutput(run, &expected_shape, &expected_dtype, &why)) {
       problem = why;
-    } else if (!(golden = c.op->golden(views, run.attribute, expected_dtype,
-                                       GoldenTarget{c.level == Case::Level::kKernel, RuntimeNpu()}, &why))) {
+    } else if (!(golden =
+                     MakeGolden(*c.op, c.level == Case::Level::kKernel, views, run.attributes, expected_dtype, &why))) {
       problem = "an output came out, but " + why;
     } else if (actual.shape != golden->shape()) {
       problem = "shape " + ShapeText(actual.shape) + " differs from the expected " + ShapeText(golden->shape());
@@ -244,31 +244,49 @@ std::vector<Run> SelectRuns(const std::vector<Case>& cases, const std::string& f
   for (const Case& c : cases) {
     const std::string label = c.Label();
     if (c.level == Case::Level::kApi && c.error.empty() && c.enabled) {
-      for (int64_t value : c.attribute_values) {
-        const std::string name =
-            c.attribute_is_range ? label + "[" + ApiOf(*c.op).attribute + "=" + std::to_string(value) + "]" : label;
-        if (selected(label) || selected(name)) runs.push_back(Run{&c, name, value});
+      for (const Case::ApiRun& api_run : c.api_runs) {
+        const std::string name = label + api_run.suffix;
+        if (selected(label) || selected(name)) runs.push_back(Run{&c, name, api_run.attributes});
       }
     } else if (selected(label)) {
-      // A kernel-level row's attribute, numbered (a value the definition does not list is refused
-      // by the infer step, as the row runs).
-      int64_t number = -1;
+      // A kernel-level row's attributes (a value its type does not have is refused by the infer
+      // step, as the row runs).
+      std::vector<aclcpu::AttrValue> attributes;
       std::string why;
-      if (c.level == Case::Level::kKernel && c.error.empty() && c.op != nullptr)
-        KernelAttributeNumber(c, &number, &why);
-      runs.push_back(Run{&c, label, number});
+      if (c.level == Case::Level::kKernel && c.error.empty() && c.op != nullptr) KernelAttributes(c, &attributes, &why);
+      runs.push_back(Run{&c, label, attributes});
     }
   }
   return runs;
 }
 
-std::vector<Run> ShardRuns(const std::vector<Run>& runs, int index, int count) {
+int64_t RunCost(const Run& run) {
+  const Case& c = *run.c;
+  int64_t cost = kRunOverhead;
+  if (!c.error.empty() || !c.enabled) return cost;
+  for (const TensorSpec& input : c.inputs) cost = SaturatingAdd(cost, Numel(input.shape));
+  std::vector<int64_t> out_shape;
+  Dtype out_dtype = Dtype::kFloat32;
+  std::string ignored;
+  if (ExpectedOutput(run, &out_shape, &out_dtype, &ignored)) cost = SaturatingAdd(cost, Numel(out_shape));
+  return cost;
+}
+
+std::vector<Run> ShardRuns(const std::vector<Run>& runs, const std::vector<int64_t>& costs, int index, int count) {
   if (count <= 1) return runs;
+  std::vector<size_t> order(runs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&costs](size_t a, size_t b) { return costs[a] > costs[b]; });
+  std::vector<int64_t> load(static_cast<size_t>(count), 0);
+  std::vector<bool> mine(runs.size(), false);
+  for (size_t i : order) {
+    const size_t lightest = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[lightest] = SaturatingAdd(load[lightest], costs[i]);
+    mine[i] = static_cast<int>(lightest) == index;
+  }
   std::vector<Run> shard;
-  for (const Run& run : runs) {
-    uint64_t hash = 14695981039346656037ull;  // FNV-1a of the run's name: stable across machines
-    for (unsigned char ch : run.name) hash = (hash ^ ch) * 1099511628211ull;
-    if (static_cast<int>(hash % static_cast<uint64_t>(count)) == index) shard.push_back(run);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (mine[i]) shard.push_back(runs[i]);
   }
   return shard;
 }
@@ -317,8 +335,8 @@ int64_t InFlightLimit(const std::vector<Run>& runs, const Options& options, int6
   return std::min(memory_budget, std::max(largest, kInFlightFloor));
 }
 
-void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
-            const std::function<void(size_t, const Verdict&)>& report) {
+size_t RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
+              const std::function<bool(size_t, const Verdict&)>& report) {
   const int64_t limit = InFlightLimit(runs, options, memory_budget);
   // A little more than the limit: each tensor's place is rounded up to its alignment.
   OpenTensorRegion(limit + (int64_t{1} << 20),
@@ -328,6 +346,7 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
   size_t next = 0;           // the next run to start, in file order
   size_t reported = 0;       // runs reported so far
   size_t running = 0;        // runs started and not finished
+  bool stopped = false;      // report asked for no more
   int64_t bytes_in_use = 0;  // RunBytes of the runs in flight
   std::vector<bool> done(runs.size(), false);
   std::vector<Verdict> verdicts(runs.size());
@@ -335,7 +354,7 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
   const auto worker = [&] {
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
-      if (next == runs.size()) break;
+      if (stopped || next == runs.size()) break;
       const size_t index = next;
       const int64_t need = std::min(RunBytes(runs[index], options), limit);
       // Within the limit, and (a large run) within the memory available now: else wait for the
@@ -345,7 +364,7 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
         lock.unlock();
         pool.WaitUntil([&] {
           std::lock_guard<std::mutex> guard(mutex);
-          return next != index || running == 0 || fits();
+          return stopped || next != index || running == 0 || fits();
         });
         lock.lock();
         continue;
@@ -360,8 +379,8 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
       bytes_in_use -= need;
       verdicts[index] = std::move(verdict);
       done[index] = true;
-      while (reported < runs.size() && done[reported]) {
-        report(reported, verdicts[reported]);
+      while (!stopped && reported < runs.size() && done[reported]) {
+        stopped = !report(reported, verdicts[reported]);
         verdicts[reported] = Verdict{};
         ++reported;
       }
@@ -382,6 +401,7 @@ void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory
   worker();
   for (std::thread& thread : threads) thread.join();
   CloseTensorRegion();
+  return reported;
 }
 
 }  // namespace case_runner

@@ -28,20 +28,27 @@ struct Options {
   Tolerances tolerances;                 // --rtol, --rtol-share, --atol: override every row's
   int64_t memory_budget = 0;             // bytes the tensors of the cases in flight may take; 0: the default
   int shard_index = 0, shard_count = 1;  // --shard K/N: this process runs shard K (0-based here) of N
+  size_t max_failures = 0;               // --maxfail N: stop after N failed runs; 0: never
+  double heartbeat = 30.0;               // seconds between progress lines when stderr is no terminal; 0: none
   std::string junit, report, html;
   bool list = false;
+  bool list_ops = false;
   bool help = false;
+  bool version = false;
   std::vector<std::string> files;
 };
 
 // One execution of a case: JSON cases with a [lo, hi] attribute have one per value.
 struct Run {
   const Case* c;
-  std::string name;   // as reports and --filter name it: name#id[reduction=k], or the CSV testcase_name
-  int64_t attribute;  // the API's integer attribute (API level), or the kernel attribute's number
+  std::string name;  // as reports and --filter name it: name#id[reduction=k], or the CSV testcase_name
+  // The attributes' values, in the declaration's order (a kernel-level row's: its own or the
+  // defaults; none when one has no value of its type, which the infer step reports).
+  std::vector<aclcpu::AttrValue> attributes;
 };
 
-enum class Outcome { kPass, kFail, kSkip };
+// kError is no run's: it is a case file that could not be used, as the reports list it.
+enum class Outcome { kPass, kFail, kSkip, kError };
 
 struct Verdict {
   Outcome outcome = Outcome::kFail;
@@ -60,9 +67,16 @@ struct Verdict {
 void MarkDuplicates(std::vector<Case>* cases);
 // The runs of the cases, in file order; those whose run name or case label matches the glob.
 std::vector<Run> SelectRuns(const std::vector<Case>& cases, const std::string& filter);
-// The runs of shard `index` of `count`: a run belongs to the shard its name's hash picks, so every
-// run is in exactly one shard, whatever the other files, --filter or --jobs.
-std::vector<Run> ShardRuns(const std::vector<Run>& runs, int index, int count);
+// What a run costs, for --shard and the progress estimate: the elements of its tensors (inputs and
+// output) and kRunOverhead, what a run of any size pays (its calls, its pieces handed round).
+constexpr int64_t kRunOverhead = int64_t{1} << 14;
+int64_t RunCost(const Run& run);
+// The runs of shard `index` of `count`, in file order: the runs dealt out largest cost first
+// (file order among equals), each to the shard holding the least cost so far (the lowest-numbered
+// among equals). So every run is in exactly one shard, a shard holds at most the largest run's
+// cost more than another, and the same files and --filter give the same shards on any machine and
+// for any --jobs. costs[i] is runs[i]'s.
+std::vector<Run> ShardRuns(const std::vector<Run>& runs, const std::vector<int64_t>& costs, int index, int count);
 
 // Whether the run calls the API (and so needs the runtime and aclrtMalloc memory).
 bool RunsTheApi(const Run& run, const Options& options);
@@ -82,9 +96,10 @@ int64_t InFlightLimit(const std::vector<Run>& runs, const Options& options, int6
 // in-flight limit together (and a large one in the memory available now), their parallel parts
 // spread over all threads, their tensors in the tensor region (run_tensors.h) of that size.
 // Calls report(i, verdict) for i = 0, 1, ... in order, each as soon as it and all before it are
-// done.
-void RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
-            const std::function<void(size_t, const Verdict&)>& report);
+// done. When report returns false, no run starts after it, and none after it is reported (the runs
+// in flight finish unreported): the report is the same for any --jobs. Returns how many were.
+size_t RunAll(const std::vector<Run>& runs, const Options& options, int64_t memory_budget,
+              const std::function<bool(size_t, const Verdict&)>& report);
 
 }  // namespace case_runner
 

@@ -15,45 +15,10 @@ namespace {
 
 constexpr uint64_t kWorkspaceAlignment = 64;
 
-// The dtype classes of opbase's data_type_utils.h that promotion and CanCast read (over the dtypes
-// with numbers that PromoteType knows here).
-bool IsComplex(aclDataType d) { return d == ACL_COMPLEX32 || d == ACL_COMPLEX64 || d == ACL_COMPLEX128; }
-bool IsFloating(aclDataType d) { return d == ACL_FLOAT16 || d == ACL_BF16 || d == ACL_FLOAT || d == ACL_DOUBLE; }
-bool IsWideUnsigned(aclDataType d) { return d == ACL_UINT16 || d == ACL_UINT32 || d == ACL_UINT64; }
-bool IsIntegral(aclDataType d) {  // not BOOL
-  return IsWideUnsigned(d) || d == ACL_INT8 || d == ACL_UINT8 || d == ACL_INT16 || d == ACL_INT32 || d == ACL_INT64;
-}
-
-// The rank of an integer or bool dtype in promotion (a wider signed type takes a narrower one);
-// -1 for any other.
-int IntegerRank(aclDataType d) {
-  switch (d) {
-    case ACL_BOOL:
-      return 0;
-    case ACL_INT8:
-    case ACL_UINT8:
-      return 1;
-    case ACL_INT16:
-      return 2;
-    case ACL_INT32:
-      return 3;
-    case ACL_INT64:
-      return 4;
-    default:
-      return -1;
-  }
-}
-
-// opbase's CanCast: a complex value only into a complex dtype, a floating one not into an integral
-// one, only a bool into BOOL.
-bool CanCast(aclDataType from, aclDataType to) {
-  return !(IsComplex(from) && !IsComplex(to)) && !(IsFloating(from) && IsIntegral(to)) &&
-         !(from != ACL_BOOL && to == ACL_BOOL);
-}
 static_assert(PhaseOne::kMaxParams <= LaunchSpec::kMaxArguments, "every parameter is an executor argument");
 
 std::string ExpectedList(const std::vector<kernel::DType>& allowed) {
-  std::vector<kernel::DType> sorted = allowed;
+  std::vector<kernel::DType> sorted = allowed;  // in the engine's order, whatever the declaration's
   std::sort(sorted.begin(), sorted.end());
   std::string text;
   for (size_t i = 0; i < sorted.size(); ++i) {
@@ -95,6 +60,12 @@ void LaunchArgs::Stage(const std::vector<StagedInput>& staged) {
   }
 }
 
+kernel::ReduceSchPlatform KernelLevelReduceSchPlatform() {
+  const SocProfile* soc = CurrentSocProfile();
+  if (soc == nullptr || soc->family != SocFamily::kAscend950) soc = FindSocProfile("Ascend950PR_9599");
+  return {soc->vector_cores, soc->ub_bytes};
+}
+
 kernel::Platform KernelPlatform() {
   return kernel::Platform{KernelThreadCount(), HostPlatform().l2_bytes, HostPlatform().llc_bytes};
 }
@@ -134,14 +105,14 @@ kernel::DType PhaseOne::dtype(int param) const {
   return dtype;
 }
 
-std::string PhaseOne::ComputedList(const std::vector<kernel::DType>& allowed) const {
+std::string PhaseOne::ComputedList(kernel::DTypeSpan allowed) const {
   std::vector<kernel::DType> expected;
   std::copy_if(allowed.begin(), allowed.end(), std::back_inserter(expected),
                [&](kernel::DType d) { return Computes(d, allowed); });
   return ExpectedList(expected);
 }
 
-aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& allowed) const {
+aclnnStatus PhaseOne::CheckDtype(int param, kernel::DTypeSpan allowed) const {
   kernel::DType dtype;
   if (kernel::DTypeFromAcl(tensor(param).dtype, &dtype) && Computes(dtype, allowed)) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " dtype " + DataTypeName(tensor(param).dtype) +
@@ -149,8 +120,8 @@ aclnnStatus PhaseOne::CheckDtype(int param, const std::vector<kernel::DType>& al
                                            ComputedList(allowed));
 }
 
-aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
-                                     const std::vector<kernel::DType>& allowed, kernel::DType* promoted) const {
+aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out, kernel::DTypeSpan allowed,
+                                     kernel::DType* promoted, bool listed_first) const {
   // ops-nn: PromoteType(gradOutput, self), then PromoteType(target, that) -- the next one first
   // (the table is not symmetric).
   // "gradOutput FLOAT, self INT32": the first `count` of the params, for a message (built only for
@@ -172,15 +143,22 @@ aclnnStatus PhaseOne::CheckPromotion(std::initializer_list<int> params, int out,
       return Fail(ACLNN_ERR_PARAM_INVALID, listed(k) + " cannot be promoted to one dtype");
   }
   const aclDataType stored = tensor(out).dtype;
-  if (!CanCast(result, stored)) {
+  const auto check_cast = [&] {
+    if (CanCast(result, stored)) return ACLNN_SUCCESS;
     return Fail(ACLNN_ERR_PARAM_INVALID, std::string("the result dtype ") + DataTypeName(result) +
                                              " cannot be cast to " + name(out) + " dtype " + DataTypeName(stored));
+  };
+  if (!listed_first) {
+    if (aclnnStatus status = check_cast()) return status;
   }
   if (!kernel::DTypeFromAcl(result, promoted) || !Computes(*promoted, allowed)) {
     return Fail(ACLNN_ERR_PARAM_INVALID, "the promoted dtype " + std::string(DataTypeName(result)) + " of " +
                                              listed(static_cast<int>(params.size())) +
                                              " is not one the operator computes on " + soc_->name + "; expected " +
                                              ComputedList(allowed));
+  }
+  if (listed_first) {
+    if (aclnnStatus status = check_cast()) return status;
   }
   kernel::DType engine_out;
   kernel::WideType wide_out;
@@ -243,6 +221,28 @@ aclnnStatus PhaseOne::CheckShape(int param, const kernel::Shape& expected, const
   if (kernel::SameDims(actual, expected)) return ACLNN_SUCCESS;
   return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " shape " + kernel::ShapeToString(shape(param)) +
                                            " differs from " + what + " " + kernel::ShapeToString(expected));
+}
+
+aclnnStatus PhaseOne::CheckBroadcastNumel(std::initializer_list<int> params, const kernel::Shape& broadcast) const {
+  int64_t numel = 0;
+  if (kernel::CheckedNumel(broadcast, &numel)) return ACLNN_SUCCESS;
+  std::string shapes;
+  int k = 0;
+  for (int param : params) {
+    shapes += std::string(k == 0 ? "" : (k + 1 == static_cast<int>(params.size()) ? " and " : ", ")) + name(param) +
+              " " + kernel::ShapeToString(shape(param));
+    ++k;
+  }
+  return Fail(ACLNN_ERR_PARAM_INVALID,
+              shapes + " broadcast to " + kernel::ShapeToString(broadcast) + ", whose element count overflows int64");
+}
+
+aclnnStatus PhaseOne::FailShape(int param, const OutShapeRule& rule, kernel::Dims broadcast,
+                                const AttrDeclaration* attributes, const AttrValue* values) const {
+  const kernel::Shape expected = ShapeFor(RuleFor(rule, values), broadcast);
+  return Fail(ACLNN_ERR_PARAM_INVALID, std::string(name(param)) + " shape " + kernel::ShapeToString(shape(param)) +
+                                           " differs from " + ShapeRuleText(rule, attributes, values) + " " +
+                                           kernel::ShapeToString(expected));
 }
 
 aclnnStatus PhaseOne::CheckMemory() {
@@ -438,32 +438,6 @@ aclnnStatus PhaseOne::FinishEmpty(uint64_t* workspace_size, aclOpExecutor** exec
   workspace_size_ = 0;
   return Finish(
       {}, [](LaunchArgs&) {}, workspace_size, executor);
-}
-
-aclDataType PromoteType(aclDataType a, aclDataType b) {
-  const auto known = [](aclDataType d) {
-    return IntegerRank(d) >= 0 || IsWideUnsigned(d) || IsFloating(d) || IsComplex(d);
-  };
-  if (!known(a) || !known(b)) return ACL_DT_UNDEFINED;
-  if (a == b) return a;
-  if (IsWideUnsigned(a)) {  // its table row: only a complex column has a type
-    if (b == ACL_COMPLEX64) return a == ACL_UINT64 ? ACL_COMPLEX128 : ACL_COMPLEX64;
-    return b == ACL_COMPLEX128 ? ACL_COMPLEX128 : ACL_DT_UNDEFINED;
-  }
-  if (IsWideUnsigned(b)) return ACL_DT_UNDEFINED;
-  const auto either = [&](aclDataType d) { return a == d || b == d; };
-  if (IsComplex(a) || IsComplex(b)) {
-    if (either(ACL_COMPLEX128) || either(ACL_DOUBLE)) return ACL_COMPLEX128;
-    if (either(ACL_COMPLEX64) || either(ACL_FLOAT) || either(ACL_BF16)) return ACL_COMPLEX64;
-    return ACL_COMPLEX32;  // with FLOAT16, an integer or bool
-  }
-  if (either(ACL_DOUBLE)) return ACL_DOUBLE;
-  if (IsFloating(a) && IsFloating(b)) return ACL_FLOAT;  // two different ones (FLOAT16 with BF16 too)
-  if (IsFloating(a)) return a;                           // with an integer or bool
-  if (IsFloating(b)) return b;
-  // Two different integer or bool dtypes: the wider; INT8 with UINT8 is INT16.
-  if (IntegerRank(a) == 1 && IntegerRank(b) == 1) return ACL_INT16;
-  return IntegerRank(a) > IntegerRank(b) ? a : b;
 }
 
 aclnnStatus GuardedLaunch(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,

@@ -8,6 +8,7 @@
 #define ACLNN_CPU_OPS_COMMON_OP_API_ACLNN_OP_H_
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -16,11 +17,14 @@
 #include "aclnn/aclnn_base.h"
 #include "kernel/copy.h"
 #include "kernel/dtype.h"
+#include "kernel/npu_reduce.h"
 #include "kernel/shape.h"
 #include "kernel/tensor_view.h"
 #include "nnopbase/executor_cache.h"
 #include "nnopbase/nnopbase_internal.h"
 #include "nnopbase/tensor_checks.h"
+#include "ops/common/op_def/declaration.h"
+#include "ops/common/op_def/promotion.h"
 #include "runtime/api_guard.h"
 
 namespace aclcpu {
@@ -42,6 +46,9 @@ struct StagedInput {
 
 // The host's threads and caches, as the kernels planned now use them.
 kernel::Platform KernelPlatform();
+// The part a kernel-level reduction in ReduceSch's order runs on (a TTK row runs ops-nn's arch35
+// kernels): the process's SoC when it is an Ascend950 part, else Ascend950PR_9599.
+kernel::ReduceSchPlatform KernelLevelReduceSchPlatform();
 
 // What a launch sees: the workspace and each parameter's view data at this launch's addresses
 // (aclSetInputTensorAddr and its kin may have moved them since phase one), staged inputs already
@@ -115,17 +122,18 @@ class PhaseOne {
   // The parameter's dtype is one of allowed (an op definition's list) that the SoC's aclnn layer
   // takes -- BF16 only where it has it (ops-nn GetDtypeSupportListV2: not on 310P) -- else 161002,
   // "<name> dtype X is not one the operator computes on <SoC>; expected FLOAT, FLOAT16 or BF16".
-  aclnnStatus CheckDtype(int param, const std::vector<kernel::DType>& allowed) const;
+  aclnnStatus CheckDtype(int param, kernel::DTypeSpan allowed) const;
   // The dtype the inputs compute in, as ops-nn's aclnn layers check it (loss/l1_loss_grad/op_api/
   // aclnn_l1_loss_backward.cpp, CheckDtypeValid), each failure 161002: the params' dtypes promoted
   // (PromoteType: the first two, then each next one with the result) -- none for a pair the table
   // does not promote; the result castable to out's dtype (CanCast); the result one of allowed that
-  // the SoC's aclnn layer takes, into *promoted; then out a dtype the engine stores: FLOAT, FLOAT16
+  // the SoC's aclnn layer takes, into *promoted (with listed_first, before the CanCast check: the
+  // order of aclnn_l1_loss.cpp's CheckDtypeValid); then out a dtype the engine stores: FLOAT, FLOAT16
   // or BF16, or one it casts the result into (kernel::WideType: DOUBLE, complex; elementwise_api.h)
   // -- not the 8-bit floating ones ops-nn's Cast also has (a gap, docs/semantics.md). An integer or
   // bool input is then cast to *promoted by StageCast.
-  aclnnStatus CheckPromotion(std::initializer_list<int> params, int out, const std::vector<kernel::DType>& allowed,
-                             kernel::DType* promoted) const;
+  aclnnStatus CheckPromotion(std::initializer_list<int> params, int out, kernel::DTypeSpan allowed,
+                             kernel::DType* promoted, bool listed_first = false) const;
   // 161002 "<name> dtype X differs from <reference> dtype Y".
   aclnnStatus CheckSameDtype(int param, int reference) const;
   // 161002 "<name> has N dims; at most 8 are supported" (kernel::kMaxRank).
@@ -134,8 +142,26 @@ class PhaseOne {
   aclnnStatus CheckFormats() const;
   // The broadcast shape of the parameters; 161002 "a [..], b [..] and c [..] do not broadcast: ...".
   aclnnStatus Broadcast(std::initializer_list<int> params, kernel::Shape* shape) const;
+  // The broadcast of the parameters has an element count int64 holds: inputs that each repeat a
+  // few stored values (zero strides) may broadcast to more. 161002 "a [..] and b [..] broadcast to
+  // [..], whose element count overflows int64".
+  aclnnStatus CheckBroadcastNumel(std::initializer_list<int> params, const kernel::Shape& broadcast) const;
   // 161002 "<name> shape X differs from <what> Y".
   aclnnStatus CheckShape(int param, const kernel::Shape& expected, const char* what) const;
+  // The same for an out whose shape follows from the inputs' broadcast by a declared rule, the
+  // attributes (the operator's declared ones, their values) picking it; <what> is the rule's text.
+  // (Inline, with the message made out of line: every call checks its out.)
+  aclnnStatus CheckOutShape(int param, const OutShapeRule& rule, kernel::Dims broadcast,
+                            const AttrDeclaration* attributes, const AttrValue* values) const {
+    const kernel::Dims actual = shape(param);
+    const ShapeRule which = RuleFor(rule, values);
+    const bool same = which == ShapeRule::kBroadcast    ? kernel::SameDims(actual, broadcast)
+                      : which == ShapeRule::kOneElement ? numel(param) == 1
+                      : which == ShapeRule::kScalar || broadcast.size() == 0
+                          ? actual.size() == 0
+                          : kernel::SameDims(actual, kernel::Dims(broadcast.data() + 1, broadcast.size() - 1));
+    return same ? ACLNN_SUCCESS : FailShape(param, rule, broadcast, attributes, values);
+  }
   // Every view inside its storage and every storage inside one live allocation; outputs whose
   // elements do not overlap each other (161002; 161001 for a null data pointer).
   aclnnStatus CheckMemory();
@@ -196,20 +222,22 @@ class PhaseOne {
   aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
 
  private:
+  aclnnStatus FailShape(int param, const OutShapeRule& rule, kernel::Dims broadcast, const AttrDeclaration* attributes,
+                        const AttrValue* values) const;
   // A contiguous copy of input param in the workspace, planned; *view becomes the copy's.
   StagedInput StageInput(int param, kernel::TensorView* view) { return StageCast(param, view, view->dtype); }
 
   // Whether the SoC's aclnn layer computes dtype, one of allowed (BF16 only where it has it); the
   // list of those for messages.
   // (Inline, a loop over the few allowed: every call's dtype checks ask.)
-  bool Computes(kernel::DType dtype, const std::vector<kernel::DType>& allowed) const {
+  bool Computes(kernel::DType dtype, kernel::DTypeSpan allowed) const {
     if (dtype == kernel::DType::kBFloat16 && !soc_->bf16) return false;
     for (kernel::DType d : allowed) {
       if (d == dtype) return true;
     }
     return false;
   }
-  std::string ComputedList(const std::vector<kernel::DType>& allowed) const;
+  std::string ComputedList(kernel::DTypeSpan allowed) const;
 
   const char* api_;
   const SocProfile* soc_ = nullptr;
@@ -227,12 +255,12 @@ class PhaseOne {
   NewExecutor made_;
 };
 
-// aclnn's type promotion (op::PromoteType, hicann/opbase include/nnopbase/opdev/data_type_utils.h,
-// kPromoteTypesLookup) for the dtypes of acl_base.h that have numbers (floating, integer, bool,
-// complex): the common dtype of a and b, or ACL_DT_UNDEFINED where the table has none (an unsigned
-// type wider than 8 bits with any other, except complex as its second; any other dtype). Not
-// symmetric there: PromoteType(UINT16, COMPLEX64) is COMPLEX64, (COMPLEX64, UINT16) undefined.
-aclDataType PromoteType(aclDataType a, aclDataType b);
+// A float attribute as a word of the aclnn cache's key (PhaseOne::Reuse): its bits.
+inline int64_t AttributeWord(double value) {
+  int64_t word;
+  std::memcpy(&word, &value, sizeof word);
+  return word;
+}
 
 // Runs an API's phase one or launch with the C boundary's guarantees (no exception escapes;
 // an internal failure is ACLNN_ERR_INNER with a message).

@@ -12,12 +12,95 @@ void ElementwiseBody::operator()(LaunchArgs& args) const {
   if (out_cast.cast) kernel::RunCopy(*out_cast.cast, y, args.data(out), KernelThreadPool());
 }
 
+void ReduceBody::operator()(LaunchArgs& args) const {
+  const char* data[kernel::kMaxInputs];
+  for (int i = 0; i < tiling.num_inputs; ++i) data[i] = args.data(inputs[i]);
+  char* y = out_cast.cast ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
+  kernel::RunReduceOp(tiling, loop, data, y, args.workspace(scratch), KernelThreadPool());
+  if (out_cast.cast) kernel::RunCopy(*out_cast.cast, y, args.data(out), KernelThreadPool());
+}
+
 aclnnStatus CheckComplex32Cast(const PhaseOne& call, const ElementwiseLaunch& launch) {
   if (launch.compute == kernel::DType::kFloat16 && call.soc().family == SocFamily::kAscend950) return ACLNN_SUCCESS;
   return call.Fail(ACLNN_ERR_INNER_NULLPTR, std::string("ops-math's Cast has no kernel from the result dtype ") +
                                                 kernel::DTypeName(launch.compute) + " to " + call.name(launch.out) +
                                                 " dtype COMPLEX32 on " + call.soc().name +
                                                 " (only from FLOAT16, on Ascend950)");
+}
+
+namespace {
+
+// y of a dtype the engine does not store (DOUBLE, complex): computed into the workspace in the
+// compute dtype, then cast into out. False when out is stored as it is.
+bool ViewWideOut(PhaseOne& call, const ElementwiseLaunch& launch, kernel::TensorView* y, OutCast* out_cast) {
+  kernel::WideType wide;
+  if (call.View(launch.out, y) || !kernel::WideTypeFromAcl(call.tensor(launch.out).dtype, &wide)) return false;
+  out_cast->cast = std::make_shared<const kernel::CopyPlan>(
+      kernel::PlanWideCast(launch.compute, y->shape, wide, y->strides, KernelPlatform()));
+  out_cast->at = static_cast<int64_t>(
+      call.ReserveWorkspace(static_cast<uint64_t>(kernel::Numel(y->shape) * kernel::ElementSize(launch.compute))));
+  y->strides = call.CopyStrides(launch.out);
+  y->dtype = launch.compute;
+  return true;
+}
+
+}  // namespace
+
+std::vector<StagedInput> ViewReduce(PhaseOne& call, const ElementwiseLaunch& launch, kernel::ElementwiseOpInput* input,
+                                    OutCast* out_cast) {
+  const int count = launch.num_inputs;
+  input->num_inputs = count;
+  kernel::TensorView& y = input->operands[count];
+  ViewWideOut(call, launch, &y, out_cast);
+  input->store_dtype = y.dtype;
+  y.dtype = launch.compute;
+  // The one value goes to out's element, whatever its shape of one element.
+  y.shape = kernel::Dims();
+  y.strides = kernel::Dims();
+  input->platform = KernelPlatform();
+  std::vector<StagedInput> staged;
+  for (int i = 0; i < count; ++i) {
+    kernel::TensorView* view = &input->operands[i];
+    const bool computed = call.View(launch.inputs[i], view);
+    if (call.Empty(launch.inputs[i])) {  // never read: the result is a fill (NaN or 0), its strides unused
+      view->dtype = launch.compute;
+    } else if (!computed || view->dtype != launch.compute) {
+      staged.push_back(call.StageCast(launch.inputs[i], view, launch.compute));
+    } else {
+      for (StagedInput& copy : call.StageInputsReadAcross({launch.inputs[i]}, {view})) staged.push_back(copy);
+    }
+  }
+  return staged;
+}
+
+namespace {
+
+// "name value " for each of the launch's attributes, for the info log.
+std::string AttributesText(const ElementwiseLaunch& launch) {
+  std::string text;
+  for (int i = 0; i < launch.attribute_count; ++i) {
+    text +=
+        std::string(launch.attributes[i].name) + " " + AttrText(launch.attributes[i], launch.attribute_values[i]) + " ";
+  }
+  return text;
+}
+
+}  // namespace
+
+aclnnStatus FinishReduce(PhaseOne& call, const ElementwiseLaunch& launch, ReduceBody* body, uint64_t* workspace_size,
+                         aclOpExecutor** executor) {
+  const kernel::ReduceTiling& tiling = body->tiling;
+  body->scratch = tiling.workspace_bytes == 0 ? 0 : call.ReserveWorkspace(tiling.workspace_bytes);
+  if (LogEnabled(kLogInfo)) {
+    const std::string attribute = AttributesText(launch);
+    Log(kLogInfo, std::string(call.api()) + ": out " + kernel::ShapeToString(call.shape(launch.out)) + " " + attribute +
+                      "tiling key " + std::to_string(tiling.key.Encode()) + " (" + tiling.key.ToString() + ") on " +
+                      std::to_string(tiling.threads) + " threads");
+  }
+  body->loop = tiling.key.empty ? nullptr : launch.select_map(tiling.key);
+  for (int i = 0; i < tiling.num_inputs; ++i) body->inputs[i] = launch.inputs[i];
+  body->out = launch.out;
+  return call.Publish(workspace_size, executor);
 }
 
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
@@ -27,16 +110,7 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   bool computed[kernel::kMaxInputs];
   for (int i = 0; i < count; ++i) computed[i] = call.View(launch.inputs[i], &input->operands[i]);
   kernel::TensorView& y = input->operands[count];
-  kernel::WideType wide;
-  if (!call.View(launch.out, &y) && kernel::WideTypeFromAcl(call.tensor(launch.out).dtype, &wide)) {
-    // y in the workspace, then cast into out
-    out_cast->cast = std::make_shared<const kernel::CopyPlan>(
-        kernel::PlanWideCast(launch.compute, y.shape, wide, y.strides, KernelPlatform()));
-    out_cast->at = static_cast<int64_t>(
-        call.ReserveWorkspace(static_cast<uint64_t>(kernel::Numel(y.shape) * kernel::ElementSize(launch.compute))));
-    y.strides = call.CopyStrides(launch.out);
-    y.dtype = launch.compute;
-  }
+  ViewWideOut(call, launch, &y, out_cast);
   input->store_dtype = y.dtype;
   y.dtype = launch.compute;
   input->platform = KernelPlatform();
@@ -68,8 +142,7 @@ aclnnStatus FinishElementwise(PhaseOne& call, const ElementwiseLaunch& launch, E
                               uint64_t* workspace_size, aclOpExecutor** executor) {
   const kernel::ElementwiseTiling& tiling = body->tiling;
   if (LogEnabled(kLogInfo)) {
-    const std::string attribute =
-        launch.attribute == nullptr ? "" : std::string(launch.attribute) + " " + launch.attribute_value + " ";
+    const std::string attribute = AttributesText(launch);
     Log(kLogInfo, std::string(call.api()) + ": out " + kernel::ShapeToString(call.shape(launch.out)) + " " + attribute +
                       "tiling key " + std::to_string(tiling.key.Encode()) + " (" + tiling.key.ToString() + "), " +
                       std::to_string(tiling.plan.num_tiles) + " tiles of " + std::to_string(tiling.plan.tile_elems) +

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernel/elementwise_op.h"
+#include "kernel/reduce_op.h"
 #include "ops/common/op_api/aclnn_op.h"
 
 namespace aclcpu {
@@ -26,11 +27,14 @@ struct ElementwiseLaunch {
   // compute dtype); -1 for none. The tiling sets the same one.
   int scalar_input = -1;
   kernel::DType compute = kernel::DType::kFloat32;  // y's dtype (infer dtype); out's is the store dtype
-  // The inner loop of a key's variant on this CPU: the operator's kernel (resolved once, here).
+  // The inner loop of a key's variant on this CPU: the operator's kernel (resolved once, here); a
+  // reducing operator's map for a reduction of every element.
   kernel::InnerLoop (*select)(const kernel::ElementwiseKey& key) = nullptr;
-  // For the log line: the operator's attribute and its value ("reduction", "mean"), or null.
-  const char* attribute = nullptr;
-  const char* attribute_value = nullptr;
+  kernel::InnerLoop (*select_map)(const kernel::ReduceKey& key) = nullptr;
+  // For the log line: the operator's attributes and their values ("reduction mean").
+  const AttrDeclaration* attributes = nullptr;
+  const AttrValue* attribute_values = nullptr;
+  int attribute_count = 0;
 };
 
 // An out of a dtype the engine does not store (kernel::WideType: DOUBLE, complex): y is computed
@@ -93,6 +97,42 @@ aclnnStatus RunElementwisePhaseOne(PhaseOne& call, const ElementwiseLaunch& laun
   std::string why;
   if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   return FinishElementwise(call, launch, &body, workspace_size, executor);
+}
+
+// A reducing operator's launch (kernel/reduce_op.h): its mean or sum of every element.
+struct ReduceBody {
+  kernel::ReduceTiling tiling;
+  kernel::InnerLoop loop;
+  int inputs[kernel::kMaxInputs];
+  int out;
+  uint64_t scratch;  // the tiling's workspace
+  OutCast out_cast;
+
+  void operator()(LaunchArgs& args) const;
+};
+
+// The operator's tiling input for a reduction: as ViewElementwise, but out is written once every
+// input was read (no input is staged for sharing its bytes); an input a row-major walk reads across
+// its memory (transposed) is given a contiguous copy, as the values are summed in row-major order.
+std::vector<StagedInput> ViewReduce(PhaseOne& call, const ElementwiseLaunch& launch, kernel::ElementwiseOpInput* input,
+                                    OutCast* out_cast);
+
+aclnnStatus FinishReduce(PhaseOne& call, const ElementwiseLaunch& launch, ReduceBody* body, uint64_t* workspace_size,
+                         aclOpExecutor** executor);
+
+// The whole of it for a reduction: tiling(kernel::ReduceOpInput*, kernel::ReduceTiling*, std::string*
+// error) is the operator's; a failure is 561002 with its message.
+template <class Tiling>
+aclnnStatus RunReducePhaseOne(PhaseOne& call, const ElementwiseLaunch& launch, Tiling&& tiling,
+                              uint64_t* workspace_size, aclOpExecutor** executor) {
+  if (aclnnStatus status = CheckOutCast(call, launch)) return status;
+  kernel::ReduceOpInput input;
+  OutCast out_cast;
+  ReduceBody& body = call.EmplaceLaunch<ReduceBody>(ViewReduce(call, launch, &input.elementwise, &out_cast));
+  if (out_cast.cast) body.out_cast = std::move(out_cast);
+  std::string why;
+  if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
+  return FinishReduce(call, launch, &body, workspace_size, executor);
 }
 
 }  // namespace opapi

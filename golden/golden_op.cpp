@@ -1,0 +1,68 @@
+#include "golden/golden_op.h"
+
+#include "golden/golden_reduce.h"
+
+#include <algorithm>
+
+namespace golden {
+namespace {
+
+class Elementwise final : public GoldenOutput {
+ public:
+  Elementwise(Call call, void (*compute)(const Call&, int64_t, int64_t, uint32_t*))
+      : GoldenOutput(call.out_dtype, call.out_shape), call_(std::move(call)), compute_(compute) {}
+  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override { compute_(call_, begin, end, bits); }
+
+ private:
+  Call call_;
+  void (*compute_)(const Call&, int64_t, int64_t, uint32_t*);
+};
+
+}  // namespace
+
+void Unwritten::Compute(int64_t begin, int64_t end, uint32_t* bits) const {
+  const uint32_t fill = kUnwrittenByte * (dtype() == Dtype::kFloat32 ? 0x01010101u : 0x0101u);
+  std::fill(bits, bits + (end - begin), fill);
+}
+
+std::unique_ptr<GoldenOutput> MakeGolden(const std::string& op, Call call, std::string* why) {
+  const GoldenOp* found = nullptr;
+  for (const GoldenOp& golden : GoldenOps()) {
+    if (op == golden.op->case_name) found = &golden;
+  }
+  if (found == nullptr) {
+    *why = "no golden for " + op;
+    return nullptr;
+  }
+  const aclcpu::OperatorInfo& info = *found->op;
+  for (int i = 0; i < info.attribute_count && i < static_cast<int>(call.attributes.size()); ++i) {
+    const aclcpu::AttrDeclaration& attribute = info.attributes[i];
+    const int64_t value = call.attributes[i].integer;
+    if (attribute.kind == aclcpu::AttrKind::kEnum && (value < 0 || value >= attribute.enum_type->count)) {
+      *why = std::string(attribute.name) + " " + std::to_string(value) + " has no golden";
+      return nullptr;
+    }
+  }
+  std::vector<std::vector<int64_t>> shapes;
+  for (const View& input : call.inputs) shapes.push_back(input.shape);
+  if (!BroadcastShape(shapes, &call.out_shape)) {
+    *why = "the input shapes do not broadcast";
+    return nullptr;
+  }
+  if (found->make != nullptr) return found->make(call, why);
+  if (found->reduce != nullptr) {
+    const ReduceSpec spec = found->reduce(call);
+    if (spec.reduce) return MakeReduceGolden(std::move(call), spec, found->values);
+  }
+  return std::make_unique<Elementwise>(std::move(call), found->compute);
+}
+
+Tensor Evaluate(GoldenOutput& golden) {
+  for (int64_t part = 0; part < golden.PrepareParts(); ++part) golden.Prepare(part);
+  Tensor tensor{golden.dtype(), golden.shape(), {}};
+  tensor.bits.resize(static_cast<size_t>(Count(golden.shape())));
+  if (!tensor.bits.empty()) golden.Compute(0, static_cast<int64_t>(tensor.bits.size()), tensor.bits.data());
+  return tensor;
+}
+
+}  // namespace golden

@@ -1,0 +1,91 @@
+// An operator's golden as generic callers reach it (the case runner, the fuzzer, the tests): one
+// entry per operator, generated from the declarations (golden_table.cpp). The arithmetic is each
+// operator's own, in its folder's golden/, and shares no computation with src/.
+#ifndef ACLNN_CPU_GOLDEN_GOLDEN_OP_H_
+#define ACLNN_CPU_GOLDEN_GOLDEN_OP_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "golden/golden_common.h"
+#include "ops/common/op_def/attr_value.h"
+#include "ops/common/op_def/declaration.h"
+
+namespace golden {
+
+// One computation: whose numbers -- an NPU's aclnn API (its l0 layer picks the kernel, and so its
+// order and constants) or the kernel as the graph drives it -- on which inputs.
+struct Call {
+  const char* api = nullptr;  // the API's case name ("MseLossOut"); null at the kernel level
+  Npu npu;
+  bool kernel_level = false;
+  std::vector<View> inputs;                   // in the definition's order
+  std::vector<int> formats;                   // theirs (aclFormat values); empty: every one ND
+  std::vector<aclcpu::AttrValue> attributes;  // in the declaration's order
+  Dtype out_dtype = Dtype::kFloat32;
+  std::vector<int64_t> out_shape;  // an elementwise operator's: the inputs' broadcast
+};
+
+// What an output holds before the op writes it: a finite value in every dtype (0x5a5a5a5a as
+// float32, 0x5a5a as float16 and bfloat16), so that an element left unwritten is a mismatch, and
+// an op that writes nothing can be judged by expecting it.
+constexpr int kUnwrittenByte = 0x5a;
+
+// The expected output of one call, computed in pieces so that no full copy of it is ever held.
+class GoldenOutput {
+ public:
+  virtual ~GoldenOutput() = default;
+  Dtype dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  // Work before Compute (a reduction's partial sums), in parts that may run concurrently.
+  virtual int64_t PrepareParts() const { return 0; }
+  virtual void Prepare(int64_t /*part*/) {}
+  // Output elements [begin, end), row-major, as raw bits; after every Prepare part. Thread-safe.
+  virtual void Compute(int64_t begin, int64_t end, uint32_t* bits) const = 0;
+
+ protected:
+  GoldenOutput(Dtype dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {}
+  void set_shape(std::vector<int64_t> shape) { shape_ = std::move(shape); }
+
+ private:
+  Dtype dtype_;
+  std::vector<int64_t> shape_;
+};
+
+// An output the op leaves as it was: the fill above.
+class Unwritten final : public GoldenOutput {
+ public:
+  Unwritten(Dtype dtype, std::vector<int64_t> shape) : GoldenOutput(dtype, std::move(shape)) {}
+  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override;
+};
+
+struct ReduceSpec;  // golden_reduce.h
+
+struct GoldenOp {
+  const aclcpu::OperatorInfo* op;
+  // A custom operator's golden (null with *why when there is none); or an elementwise one's
+  // elements [begin, end) of the broadcast shape (call.out_shape).
+  std::unique_ptr<GoldenOutput> (*make)(const Call& call, std::string* why);
+  void (*compute)(const Call& call, int64_t begin, int64_t end, uint32_t* bits);
+  // A reducing operator's: whether and how a call reduces every element, and the float32 values of
+  // elements [begin, end) it adds (null for others).
+  ReduceSpec (*reduce)(const Call& call);
+  void (*values)(const Call& call, int64_t begin, int64_t end, float* values);
+};
+
+// Every operator's, in the declarations' order.
+const std::vector<GoldenOp>& GoldenOps();
+
+// The golden of a call of the operator whose definition's case name is op ("mse_loss_grad"); null
+// with *why when there is none: no such operator, an enum attribute outside its values, inputs
+// that do not broadcast.
+std::unique_ptr<GoldenOutput> MakeGolden(const std::string& op, Call call, std::string* why);
+
+// Every element of a golden, prepared and computed here.
+Tensor Evaluate(GoldenOutput& golden);
+
+}  // namespace golden
+
+#endif  // ACLNN_CPU_GOLDEN_GOLDEN_OP_H_
