@@ -1,8 +1,8 @@
 #include "golden/golden_op.h"
 
-#include "golden/golden_reduce.h"
-
 #include <algorithm>
+
+#include "golden/golden_reduce.h"
 
 namespace golden {
 namespace {
@@ -19,6 +19,12 @@ class Elementwise final : public GoldenOutput {
 };
 
 }  // namespace
+
+Dtype ComputeDtype(const Call& call) {
+  Dtype compute = call.inputs[0].dtype;
+  for (const View& input : call.inputs) compute = input.dtype == compute ? compute : Dtype::kFloat32;
+  return compute;
+}
 
 void Unwritten::Compute(int64_t begin, int64_t end, uint32_t* bits) const {
   const uint32_t fill = kUnwrittenByte * (dtype() == Dtype::kFloat32 ? 0x01010101u : 0x0101u);

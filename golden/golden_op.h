@@ -4,6 +4,8 @@
 #ifndef ACLNN_CPU_GOLDEN_GOLDEN_OP_H_
 #define ACLNN_CPU_GOLDEN_GOLDEN_OP_H_
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,6 +29,28 @@ struct Call {
   Dtype out_dtype = Dtype::kFloat32;
   std::vector<int64_t> out_shape;  // an elementwise operator's: the inputs' broadcast
 };
+
+// The dtype an elementwise operator computes in: its inputs' one dtype, float32 when they differ
+// (the aclnn layer casts them to their promotion, whose arithmetic is float32).
+Dtype ComputeDtype(const Call& call);
+
+// An elementwise golden's walk: for each element i of [begin, end) of the inputs' broadcast
+// (call.out_shape, row-major), element(x) with x[k] the float32 value of input k that i reads; its
+// float32 result goes to out[i - begin], as is or as bits.
+inline void Put(float value, float* out) { *out = value; }
+inline void Put(float value, uint32_t* out) { *out = Bits32(value); }
+
+template <std::size_t kInputs, typename Out, typename Element>
+void EachElement(const Call& call, int64_t begin, int64_t end, Out* out, const Element& element) {
+  std::vector<const std::vector<int64_t>*> shapes;
+  for (std::size_t k = 0; k < kInputs; ++k) shapes.push_back(&call.inputs[k].shape);
+  BroadcastWalk walk(call.out_shape, shapes, begin);
+  std::array<float, kInputs> x{};
+  for (int64_t i = begin; i < end; ++i, walk.Next()) {
+    for (std::size_t k = 0; k < kInputs; ++k) x[k] = call.inputs[k].Value(walk.index(k));
+    Put(element(x), out + (i - begin));
+  }
+}
 
 // What an output holds before the op writes it: a finite value in every dtype (0x5a5a5a5a as
 // float32, 0x5a5a as float16 and bfloat16), so that an element left unwritten is a mismatch, and

@@ -67,12 +67,6 @@ class Reduced final : public GoldenOutput {
 
 }  // namespace
 
-Dtype ComputeDtype(const Call& call) {
-  Dtype compute = call.inputs[0].dtype;
-  for (const View& input : call.inputs) compute = input.dtype == compute ? compute : Dtype::kFloat32;
-  return compute;
-}
-
 void StoreValues(const Call& call, void (*values)(const Call&, int64_t, int64_t, float*), int64_t begin, int64_t end,
                  uint32_t* bits) {
   std::vector<float> computed(static_cast<size_t>(end - begin));

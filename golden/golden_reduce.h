@@ -44,10 +44,6 @@ struct ReduceSpec {
 // kernel row), as Ascend950PR_9599 (72 vector cores). values must not be empty.
 float ReduceSchResult(const std::vector<float>& values, const SchDag& dag, int input_bytes, const Npu& npu, bool mean);
 
-// The dtype an elementwise operator computes in: its inputs' one dtype, float32 when they differ
-// (the aclnn layer casts them to their promotion, whose arithmetic is float32).
-Dtype ComputeDtype(const Call& call);
-
 // values(call, ...) of elements [begin, end) rounded to ComputeDtype(call), then to call.out_dtype:
 // a reducing operator's "none".
 void StoreValues(const Call& call, void (*values)(const Call&, int64_t, int64_t, float*), int64_t begin, int64_t end,

@@ -7,7 +7,6 @@ namespace l1_loss_grad {
 
 void Compute(const Call& call, int64_t begin, int64_t end, uint32_t* bits) {
   const View& grads = call.inputs[0];
-  const View& predict = call.inputs[1];
   const View& label = call.inputs[2];
   const bool arch35 = call.kernel_level || call.npu.family == Npu::Family::k950;
   float scale = 1.0f;
@@ -21,12 +20,10 @@ void Compute(const Call& call, int64_t begin, int64_t end, uint32_t* bits) {
       scale = static_cast<float>(1.0 / elements);
     }
   }
-  const Dtype compute = grads.dtype == predict.dtype && predict.dtype == label.dtype ? grads.dtype : Dtype::kFloat32;
-  BroadcastWalk walk(call.out_shape, {&grads.shape, &predict.shape, &label.shape}, begin);
-  for (int64_t i = begin; i < end; ++i, walk.Next()) {
-    const float g = grads.Value(walk.index(0));
-    const float p = predict.Value(walk.index(1));
-    const float t = label.Value(walk.index(2));
+  // The inputs: grads, predict, label.
+  EachElement<3>(call, begin, end, bits, [&](const std::array<float, 3>& x) {
+    const float p = x[1];
+    const float t = x[2];
     float sign = 0.0f;
     if (p > t) {
       sign = 1.0f;
@@ -35,10 +32,10 @@ void Compute(const Call& call, int64_t begin, int64_t end, uint32_t* bits) {
     } else if (p != t && !arch35) {  // a NaN: the TBE kernel's "gt" fails, "ne" holds
       sign = -1.0f;
     }
-    const float scaled = g * scale;
-    bits[i - begin] = Bits32(sign * scaled);
-  }
-  StoreInPlace(compute, call.out_dtype, bits, end - begin);
+    const float scaled = x[0] * scale;
+    return sign * scaled;
+  });
+  StoreInPlace(ComputeDtype(call), call.out_dtype, bits, end - begin);
 }
 
 }  // namespace l1_loss_grad

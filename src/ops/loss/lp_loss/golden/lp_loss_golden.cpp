@@ -9,12 +9,7 @@
 namespace golden {
 namespace lp_loss {
 void Values(const Call& call, int64_t begin, int64_t end, float* values) {
-  const View& predict = call.inputs[0];
-  const View& label = call.inputs[1];
-  BroadcastWalk walk(call.out_shape, {&predict.shape, &label.shape}, begin);
-  for (int64_t i = begin; i < end; ++i, walk.Next()) {
-    values[i - begin] = std::fabs(predict.Value(walk.index(0)) - label.Value(walk.index(1)));
-  }
+  EachElement<2>(call, begin, end, values, [](const std::array<float, 2>& x) { return std::fabs(x[0] - x[1]); });
 }
 
 }  // namespace lp_loss

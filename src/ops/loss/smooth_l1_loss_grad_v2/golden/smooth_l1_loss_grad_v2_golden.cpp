@@ -55,7 +55,6 @@ float Tbe(float predict, float label, float dout, float sigma, float cof, bool m
 // The generic entry (golden_op.h): inputs predict, label, dout; attributes sigma, reduction.
 void Compute(const Call& call, int64_t begin, int64_t end, uint32_t* bits) {
   const View& predict = call.inputs[0];
-  const View& label = call.inputs[1];
   const View& dout = call.inputs[2];
   const float sigma = static_cast<float>(call.attributes[0].real);
   const bool mean = call.attributes[1].integer == 1;
@@ -64,16 +63,10 @@ void Compute(const Call& call, int64_t begin, int64_t end, uint32_t* bits) {
   // broadcast it), computed in double and rounded to float32.
   const float cof = mean ? static_cast<float>(1.0 / static_cast<double>(Elements(predict.shape))) : 1.0f;
   const bool one_dout = Elements(dout.shape) == 1;
-  const Dtype compute = predict.dtype == label.dtype && label.dtype == dout.dtype ? predict.dtype : Dtype::kFloat32;
-  BroadcastWalk walk(call.out_shape, {&predict.shape, &label.shape, &dout.shape}, begin);
-  for (int64_t i = begin; i < end; ++i, walk.Next()) {
-    const float p = predict.Value(walk.index(0));
-    const float l = label.Value(walk.index(1));
-    const float g = dout.Value(walk.index(2));
-    const float r = arch35 ? Arch35(p, l, g, sigma, cof, one_dout) : Tbe(p, l, g, sigma, cof, mean);
-    bits[i - begin] = Bits32(r);
-  }
-  StoreInPlace(compute, call.out_dtype, bits, end - begin);
+  EachElement<3>(call, begin, end, bits, [&](const std::array<float, 3>& x) {
+    return arch35 ? Arch35(x[0], x[1], x[2], sigma, cof, one_dout) : Tbe(x[0], x[1], x[2], sigma, cof, mean);
+  });
+  StoreInPlace(ComputeDtype(call), call.out_dtype, bits, end - begin);
 }
 
 }  // namespace smooth_l1_loss_grad_v2

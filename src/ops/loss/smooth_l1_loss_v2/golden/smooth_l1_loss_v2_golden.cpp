@@ -19,19 +19,16 @@ bool Arch35(const Call& call) { return call.kernel_level || call.npu.family == N
 }  // namespace
 
 void Values(const Call& call, int64_t begin, int64_t end, float* values) {
-  const View& predict = call.inputs[0];
-  const View& label = call.inputs[1];
   const float sigma = static_cast<float>(call.attributes[kSigma].real);
   const float reciprocal = Arch35(call) && std::fabs(sigma) < 1e-6f ? 0.0f : 1.0f / sigma;
   const float shift = -0.5f * sigma;
-  BroadcastWalk walk(call.out_shape, {&predict.shape, &label.shape}, begin);
-  for (int64_t i = begin; i < end; ++i, walk.Next()) {
-    const float d = predict.Value(walk.index(0)) - label.Value(walk.index(1));
+  EachElement<2>(call, begin, end, values, [&](const std::array<float, 2>& x) {
+    const float d = x[0] - x[1];
     const float magnitude = std::fabs(d);
     const float half = d * 0.5f;
     const float square = d * half;
-    values[i - begin] = magnitude < sigma ? square * reciprocal : magnitude + shift;
-  }
+    return magnitude < sigma ? square * reciprocal : magnitude + shift;
+  });
 }
 
 }  // namespace smooth_l1_loss_v2
