@@ -469,6 +469,7 @@ aclTensor* Create(Spec* s, Input& input) {
 struct Verdict {
   bool null_fault = false;     // something that is 161001: a null tensor, output pointer or data pointer
   bool invalid_fault = false;  // something that is 161002
+  bool inner_fault = false;    // 561103 after every check passed: a cast copy of more bytes than int64 counts
   std::string why;
   void Null(const std::string& w) {
     null_fault = true;
@@ -476,6 +477,10 @@ struct Verdict {
   }
   void Invalid(const std::string& w) {
     invalid_fault = true;
+    why += w + "; ";
+  }
+  void Inner(const std::string& w) {
+    inner_fault = true;
     why += w + "; ";
   }
 };
@@ -631,6 +636,32 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
       case aclcpu::CheckKind::kRule:
         *uncertain = true;
         break;
+    }
+  }
+  // Once every check passed, an input of another dtype than the promoted one is cast into a
+  // contiguous copy: one of few bytes (stride 0) but more elements than int64 bytes hold as that
+  // dtype gets none (ACLNN_ERR_INNER_NULLPTR, as l0op::Cast's failure in ops-nn's aclnn layer).
+  if (!v.invalid_fault && !v.null_fault) {
+    std::vector<aclDataType> dtypes;
+    for (int p = 0; p < api.param_count; ++p) {
+      if (api.params[p].kind == aclcpu::ParamKind::kInput) dtypes.push_back(call.spec(p).dtype);
+    }
+    const aclDataType promoted = ModelPromoted(dtypes);
+    bool empty = false;  // then nothing is cast: the result is a fill
+    for (int p = 0; p < api.param_count; ++p) {
+      int64_t count = 0;
+      empty =
+          empty || (api.params[p].kind == aclcpu::ParamKind::kInput && Numel(call.spec(p).dims, &count) && count == 0);
+    }
+    for (int p = 0; p < api.param_count && !empty; ++p) {
+      int64_t count = 0, bytes = 0;
+      if (api.params[p].kind != aclcpu::ParamKind::kInput || call.spec(p).dtype == promoted ||
+          promoted == ACL_DT_UNDEFINED) {
+        continue;
+      }
+      if (!Numel(call.spec(p).dims, &count) || __builtin_mul_overflow(count, ElementSize(promoted), &bytes)) {
+        v.Inner(std::string(call.name(p)) + "'s cast copy has more bytes than int64 counts");
+      }
     }
   }
   // out's elements must not overlap each other (only judged when its memory is sound).
@@ -1025,10 +1056,19 @@ void RunOne(const uint8_t* data, size_t size) {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   const aclnnStatus status = PhaseOne(call, null_size ? nullptr : &workspace_size, null_executor ? nullptr : &executor);
-  const bool valid = !verdict.null_fault && !verdict.invalid_fault;
+  const bool valid = !verdict.null_fault && !verdict.invalid_fault && !verdict.inner_fault;
   if (Tracing()) {
     std::fprintf(stderr, "api_fuzzer: %s phase one %d (%s); model: %s\n", api.name, status, aclGetRecentErrMsg(),
                  valid ? "valid" : verdict.why.c_str());
+  }
+  if (verdict.inner_fault && !verdict.null_fault && !verdict.invalid_fault) {
+    if (status != ACLNN_ERR_INNER_NULLPTR && !(uncertain && status == ACLNN_ERR_PARAM_INVALID)) {
+      Violation("phase one should refuse (" + verdict.why + ") with 561103, not " + std::to_string(status) + ": " +
+                aclGetRecentErrMsg());
+    }
+    if (aclGetRecentErrMsg()[0] == '\0') Violation("phase one failed without a message");
+    if (executor != nullptr) Violation("a failed phase one returned an executor");
+    return;
   }
   if (status != ACLNN_SUCCESS) {
     if (valid && !(uncertain && status == ACLNN_ERR_PARAM_INVALID)) {

@@ -232,6 +232,12 @@ SEEDS = {
     + tensor([0], strides=[0], buf=1, raw_dims=bytes([0xE2]))
     + tensor([2, 1], buf=2)
     + tensor([], buf=3),
+    # A 2^62-element FLOAT16 target cast to FLOAT: its copy's bytes overflow int64 (refused).
+    "invalid_l1_loss_cast_copy_past_int64_bytes": header([(64, False)] * 4, reduction=2, op=L1_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], dtype=FLOAT16, strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([], buf=2)
+    + tensor([], buf=3),
     # A transposed self of a mean is copied contiguous first, its workspace a launch must be given
     # in full ...
     "valid_mse_loss_transposed_self_staged": header([(64, False), (128, False), (128, False), (64, False)],

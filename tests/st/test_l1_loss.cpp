@@ -182,4 +182,33 @@ TEST_F(L1LossApi, EmptyInputs) {
   EXPECT_TRUE(Run(*self, *target, 0, none).empty());
 }
 
+// A stride-0 input whose dtype is not the promoted one is cast into a contiguous copy in the
+// workspace: 2^62 FLOAT16 elements as FLOAT are 2^64 bytes, which ops-nn's l0op::Cast cannot
+// allocate (ACLNN_ERR_INNER_NULLPTR in its aclnn_l1_loss.cpp) -- a mean or a sum, whose out is
+// small; 2^59 of them, 2^61 bytes, are
+// planned (not launched). (Found by the fuzzer: UBSan, signed overflow counting the copy's bytes.)
+TEST_F(L1LossApi, ACastCopyOfMoreBytesThanInt64Counts) {
+  auto memory = Make({4}), target = Make({1}), out = Make({});
+  DeviceTensor huge(ACL_FLOAT16, {int64_t{1} << 62}, {0}, 0, {1}, memory->storage());
+  for (int64_t reduction : {1, 2}) {
+    EXPECT_FAILS(PhaseOne(huge.get(), target->get(), reduction, out->get()), ACLNN_ERR_INNER_NULLPTR,
+                 "aclnnL1LossGetWorkspaceSize: the contiguous FLOAT copy of self [4611686018427387904] has more "
+                 "bytes than int64 counts");
+  }
+  DeviceTensor self(ACL_FLOAT16, {int64_t{1} << 59}, {0}, 0, {1}, memory->storage());
+  aclOpExecutor* executor = nullptr;
+  uint64_t workspace = 0;
+  ASSERT_EQ(aclnnL1LossGetWorkspaceSize(self.get(), target->get(), 2, out->get(), &workspace, &executor), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_GE(workspace, uint64_t{1} << 61);
+  aclDestroyAclOpExecutor(executor);
+  // An INT64 self of 2^60 elements: 2^62 bytes as FLOAT (read as 2^63), planned.
+  DeviceTensor integers(ACL_INT64, {int64_t{1} << 60}, {0}, 0, {1}, memory->storage());
+  ASSERT_EQ(aclnnL1LossGetWorkspaceSize(integers.get(), target->get(), 2, out->get(), &workspace, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_GE(workspace, uint64_t{1} << 62);
+  aclDestroyAclOpExecutor(executor);
+}
+
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <stdexcept>
@@ -12,8 +13,6 @@
 namespace aclcpu {
 namespace opapi {
 namespace {
-
-constexpr uint64_t kWorkspaceAlignment = 64;
 
 static_assert(PhaseOne::kMaxParams <= LaunchSpec::kMaxArguments, "every parameter is an executor argument");
 
@@ -348,12 +347,23 @@ std::vector<StagedInput> PhaseOne::StageInputsReadAcross(std::initializer_list<i
 }
 
 StagedInput PhaseOne::StageCast(int param, kernel::TensorView* view, kernel::DType to) {
-  const uint64_t bytes = static_cast<uint64_t>(kernel::Numel(view->shape) * kernel::ElementSize(to));
+  // A view of fewer bytes than elements (stride 0) may have more elements than its copy's bytes
+  // can count: ops-nn's aclnn layer then gets no tensor from l0op::Contiguous or l0op::Cast and
+  // returns ACLNN_ERR_INNER_NULLPTR (loss/lp_loss/op_api/aclnn_l1_loss.cpp); Publish refuses so.
+  int64_t numel = 0, bytes = 0;
+  const bool counted =
+      kernel::CheckedNumel(view->shape, &numel) && kernel::CheckedMul(numel, kernel::ElementSize(to), &bytes);
+  if (!counted) {
+    ReserveWorkspace(UINT64_MAX);
+    Fail(ACLNN_ERR_INNER_NULLPTR, std::string("the contiguous ") + kernel::DTypeName(to) + " copy of " + name(param) +
+                                      " " + kernel::ShapeToString(view->shape) + " has more bytes than int64 counts");
+    return StagedInput{param, kernel::CopyPlan(), 0};  // never launched
+  }
   kernel::IntegerType integer;
   const kernel::CopyPlan copy = kernel::IntegerTypeFromAcl(tensor(param).dtype, &integer)
                                     ? kernel::PlanIntegerCast(integer, view->shape, view->strides, to, KernelPlatform())
                                     : kernel::PlanCopyToContiguous(*view, to, KernelPlatform());
-  StagedInput entry{param, copy, ReserveWorkspace(bytes)};
+  StagedInput entry{param, copy, ReserveWorkspace(static_cast<uint64_t>(bytes))};
   view->strides = CopyStrides(param);  // the kernel reads the copy
   view->dtype = to;
   return entry;
@@ -366,6 +376,12 @@ kernel::Dims PhaseOne::CopyStrides(int param) {
 
 uint64_t PhaseOne::ReserveWorkspace(uint64_t bytes) {
   const uint64_t offset = workspace_size_;
+  if (workspace_size_ > kMaxWorkspace) return 0;  // refused already
+  if (bytes > kMaxWorkspace - workspace_size_) {
+    workspace_size_ = kMaxWorkspace + 1;
+    Fail(ACLNN_ERR_INNER_NULLPTR, "the workspace has more bytes than int64 counts");
+    return 0;
+  }
   workspace_size_ += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
   return offset;
 }
@@ -413,11 +429,16 @@ bool PhaseOne::Reuse(std::initializer_list<int64_t> attributes, uint64_t* worksp
   CopyLaunchSpec(cached->spec, &made_.spec());
   for (int k = 0; k < count_; ++k) made_.allocation(k) = cached->allocations[k];
   workspace_size_ = cached->spec.workspace_size;
-  Publish(workspace_size, executor);
+  PublishExecutor(workspace_size, executor);
   return true;
 }
 
 aclnnStatus PhaseOne::Publish(uint64_t* workspace_size, aclOpExecutor** executor) {
+  if (aclnnStatus status = WorkspaceStatus()) return status;
+  return PublishExecutor(workspace_size, executor);
+}
+
+aclnnStatus PhaseOne::PublishExecutor(uint64_t* workspace_size, aclOpExecutor** executor) {
   LaunchSpec& spec = made_.spec();
   spec.workspace_size = workspace_size_;
   spec.argument_count = count_;

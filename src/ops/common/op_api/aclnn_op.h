@@ -197,8 +197,12 @@ class PhaseOne {
   // The strides of a contiguous copy of param's view, held by the call: for the views that read
   // such a copy (a staged input, an out computed in the workspace).
   kernel::Dims CopyStrides(int param);
-  // Reserves bytes of workspace (64-byte aligned) and returns their offset.
+  // Reserves bytes of workspace (64-byte aligned) and returns their offset; past int64's bytes in
+  // all, says why (ACLNN_ERR_INNER_NULLPTR), and Publish refuses the call.
   uint64_t ReserveWorkspace(uint64_t bytes);
+  aclnnStatus WorkspaceStatus() const {
+    return workspace_size_ > kMaxWorkspace ? ACLNN_ERR_INNER_NULLPTR : ACLNN_SUCCESS;
+  }
   uint64_t workspace_size() const { return workspace_size_; }
 
   // Creates the executor: its launch copies the staged inputs, then runs launch(LaunchArgs&) (kept
@@ -222,6 +226,8 @@ class PhaseOne {
   aclnnStatus FinishEmpty(uint64_t* workspace_size, aclOpExecutor** executor);
 
  private:
+  // Publish without the workspace's check: a cached executor's was checked when it was made.
+  aclnnStatus PublishExecutor(uint64_t* workspace_size, aclOpExecutor** executor);
   aclnnStatus FailShape(int param, const OutShapeRule& rule, kernel::Dims broadcast, const AttrDeclaration* attributes,
                         const AttrValue* values) const;
   // A contiguous copy of input param in the workspace, planned; *view becomes the copy's.
@@ -238,6 +244,11 @@ class PhaseOne {
     return false;
   }
   std::string ComputedList(kernel::DTypeSpan allowed) const;
+
+  static constexpr uint64_t kWorkspaceAlignment = 64;
+  // The most workspace a call may ask for: int64's bytes (what an allocation could count), aligned.
+  static constexpr uint64_t kMaxWorkspace =
+      static_cast<uint64_t>(INT64_MAX) / kWorkspaceAlignment * kWorkspaceAlignment;
 
   const char* api_;
   const SocProfile* soc_ = nullptr;

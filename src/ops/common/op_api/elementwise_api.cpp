@@ -58,11 +58,15 @@ std::vector<StagedInput> ViewReduce(PhaseOne& call, const ElementwiseLaunch& lau
   y.shape = kernel::Dims();
   y.strides = kernel::Dims();
   input->platform = KernelPlatform();
+  // An empty input empties the broadcast: no input is read, the result is a fill (NaN or 0), and
+  // none is cast (ops-nn's aclnn layer takes its empty path before any l0op::Cast).
+  bool empty = false;
+  for (int i = 0; i < count; ++i) empty = empty || call.Empty(launch.inputs[i]);
   std::vector<StagedInput> staged;
   for (int i = 0; i < count; ++i) {
     kernel::TensorView* view = &input->operands[i];
     const bool computed = call.View(launch.inputs[i], view);
-    if (call.Empty(launch.inputs[i])) {  // never read: the result is a fill (NaN or 0), its strides unused
+    if (empty) {  // never read, its strides unused
       view->dtype = launch.compute;
     } else if (!computed || view->dtype != launch.compute) {
       staged.push_back(call.StageCast(launch.inputs[i], view, launch.compute));

@@ -93,6 +93,7 @@ aclnnStatus RunElementwisePhaseOne(PhaseOne& call, const ElementwiseLaunch& laun
   kernel::ElementwiseOpInput input;
   OutCast out_cast;
   ElementwiseBody& body = call.EmplaceLaunch<ElementwiseBody>(ViewElementwise(call, launch, &input, &out_cast));
+  if (aclnnStatus status = call.WorkspaceStatus()) return status;  // a copy past int64 bytes
   if (out_cast.cast) body.out_cast = std::move(out_cast);
   std::string why;
   if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
@@ -129,6 +130,7 @@ aclnnStatus RunReducePhaseOne(PhaseOne& call, const ElementwiseLaunch& launch, T
   kernel::ReduceOpInput input;
   OutCast out_cast;
   ReduceBody& body = call.EmplaceLaunch<ReduceBody>(ViewReduce(call, launch, &input.elementwise, &out_cast));
+  if (aclnnStatus status = call.WorkspaceStatus()) return status;  // a copy past int64 bytes
   if (out_cast.cast) body.out_cast = std::move(out_cast);
   std::string why;
   if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
