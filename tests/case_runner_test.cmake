@@ -578,7 +578,8 @@ elseif(MODE STREQUAL "conventions")
   expect("${report}" "\"errors\":1," "\"op\":\"unusable\",\"outcome\":\"error\",\"line\":\"UNUSABLE [^\"]*missing.csv: cannot open")
 
   # stderr is no terminal here: a line at once, then progress every --heartbeat seconds, and once more
-  # at the end when that time has passed since the last (the runs take more than 1 ms).
+  # at the end when that time has passed since the last or runs finished since it (the runs take
+  # more than 1 ms: a progress line is printed).
   run(0 --heartbeat 0.001 ${csv})
   expect("${err}" "(^|\n)aclnn_case_runner: 23 runs to run. a progress line every 0.00 s\n"
          "\naclnn_case_runner: 23/23 runs done, 0 failed, [0-9.]+ s elapsed\n")

@@ -360,16 +360,21 @@ class Progress {
     const double left = elapsed * static_cast<double>(cost_ - done_cost_) / static_cast<double>(done_cost_);
     return text + ", about " + DurationText(left) + " left";
   }
-  // A line at every interval, and one more on stopping when an interval has passed since the last.
+  // A line at every interval, and one more on stopping when an interval has passed since the last
+  // or runs finished since it: a log with progress lines ends with the final count.
   void Beat() {
     std::unique_lock<std::mutex> lock(mutex_);
     Clock::time_point next = start_ + interval_;
+    bool printed = false;
+    size_t printed_done = 0;
     for (;;) {
       const bool stopping = wake_.wait_until(lock, next, [this] { return stopping_; });
       const Clock::time_point now = Clock::now();
-      if (now >= next) {
+      if (now >= next || (stopping && printed && done_ != printed_done)) {
         std::fprintf(stderr, "aclnn_case_runner: %s\n", Line(Elapsed()).c_str());
         next = now + interval_;
+        printed = true;
+        printed_done = done_;
       }
       if (stopping) return;
     }
