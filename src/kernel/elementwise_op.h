@@ -63,8 +63,8 @@ struct ElementwiseTiling {
   ElementwiseContext context;  // the Dag's scalars: what the loop reads, as the launch passes it
   int num_inputs = 0;
   int scalar_input = -1;
+  int threads = 1;       // before the plan: in the padding the context leaves (the executor copies it per call)
   ElementwisePlan plan;  // the inputs, then y
-  int threads = 1;
 };
 
 // Checks that every input and y share the input dtype, plans and schedules the loop and fills the
