@@ -21,8 +21,8 @@
 #                 unusable file beside good ones
 #      conventions: what CI tools do: --version, --list-ops, exit code 5 and a sentence when no run
 #                 is selected, an unusable file as an error in --junit and --report, progress lines
-#                 when stderr is no terminal, directories scanned, --maxfail, --shard by size, and
-#                 dumps that compare mode reads back
+#                 (failures so far, an estimate of the time left) when stderr is no terminal,
+#                 directories scanned, --maxfail, --shard by size, and dumps that compare mode reads back
 foreach(var RUNNER CASES WORK_DIR MODE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "${var} is not set")
@@ -583,6 +583,11 @@ elseif(MODE STREQUAL "conventions")
   run(0 --heartbeat 0.001 ${csv})
   expect("${err}" "(^|\n)aclnn_case_runner: 23 runs to run. a progress line every 0.00 s\n"
          "\naclnn_case_runner: 23/23 runs done, 0 failed, [0-9.]+ s elapsed\n")
+  # A line before the end has the failures so far and an estimate of the time left: the failing rows
+  # come first, then the sample suite's runs one at a time (0.15 s on the 2-core host, a line a ms).
+  run(1 --jobs 1 --heartbeat 0.001 ${CASES}/bad/corrupt.csv ${CASES}/bad/corrupt.json ${samples})
+  expect("${err}" "\naclnn_case_runner: [0-9]+/138 runs done, [1-9][0-9]* failed, [^\n]* elapsed, about [^\n]* left\n"
+         "\naclnn_case_runner: 138/138 runs done, 22 failed, [^\n]* elapsed\n")
   run(0 --heartbeat 0 ${csv})
   if(NOT err STREQUAL "")
     message(FATAL_ERROR "--heartbeat 0 printed progress:\n${err}")
