@@ -73,9 +73,10 @@ build_and_run(mse_loss ${SOURCE_DIR}/examples/mse_loss test_aclnn_mse_loss_out
 build_and_run(l1_loss_backward ${SOURCE_DIR}/examples/l1_loss_backward test_aclnn_l1_loss_backward
               "result[0] is: -0.000000\nresult[1] is: 0.000000\nresult[2] is: 0.500000\nresult[3] is: 0.750000\n")
 
-# aclnnSmoothL1LossBackward (ops-nn's examples/arch35 program): self - target is {-1, 0, 1, ..., 6},
-# beta 1, reduction none, gradOut all ones: -1 and 1 at |d| == beta, 0 at 0, 1 beyond -- on the TBE
-# kernel (inclusive outer compares) and on 950's Dag of strict compares (d * (1 / beta) there) alike.
+# aclnnSmoothL1LossBackward, the call ops-nn's examples/arch35 program documents: self - target is
+# {-1, 0, 1, ..., 6}, beta 1, reduction none, gradOut all ones: -1 and 1 at |d| == beta, 0 at 0, 1
+# beyond -- on the TBE kernel (inclusive outer compares) and on 950's Dag of strict compares
+# (d * (1 / beta) there) alike.
 set(smooth "result[0] is: -1.000000\nresult[1] is: 0.000000\nresult[2] is: 1.000000\nresult[3] is: 1.000000\n")
 string(APPEND smooth "result[4] is: 1.000000\nresult[5] is: 1.000000\nresult[6] is: 1.000000\nresult[7] is: 1.000000\n")
 build_and_run(smooth_l1_loss_backward ${SOURCE_DIR}/examples/smooth_l1_loss_backward
