@@ -84,7 +84,12 @@ struct View {
   int word_bytes = 4;
   Fetch fetch = nullptr;
 
-  static View Of(const Tensor& tensor) { return View{tensor.dtype, tensor.shape, tensor.bits.data(), 4, nullptr}; }
+  static View Of(const Tensor& tensor) {
+    return View{tensor.dtype, tensor.shape, tensor.bits.empty() ? nullptr : tensor.bits.data(), 4, nullptr};
+  }
+  // An optional input the call leaves out: 0-d with no data (a present 0-d input has its one value).
+  // MakeGolden reads it as a one of the first input's dtype.
+  bool absent() const { return data == nullptr && fetch == nullptr && shape.empty(); }
   uint32_t Bits(int64_t index) const {
     if (fetch != nullptr) return fetch(data, index);
     const unsigned char* p = static_cast<const unsigned char*>(data) + index * word_bytes;

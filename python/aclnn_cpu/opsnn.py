@@ -47,22 +47,27 @@ def _golden(op_name, entry):
     then its attributes as keywords with their defaults."""
     function = getattr(_core, entry["function"])
     inputs, attributes = entry["inputs"], entry["attributes"]
+    optional = entry["optional"]
     signature = inspect.Signature(
-        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in inputs]
+        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                           default=None if name in optional else inspect.Parameter.empty) for name in inputs]
         + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=value) for name, value in attributes.items()]
         + [inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
 
     def golden(*args, **kwargs):
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
-        arrays, bits, restore = _read([bound.arguments[name] for name in inputs], bound.arguments["kwargs"])
+        given = [name for name in inputs if bound.arguments[name] is not None or name not in optional]
+        arrays, bits, restore = _read([bound.arguments[name] for name in given], bound.arguments["kwargs"])
         if len({a.dtype for a in arrays}) != 1:
             names = ", ".join(str(a.dtype) for a in arrays)
             raise TypeError(f"{op_name}: the kernel takes inputs of one dtype, not {names}")
         if entry["one_shape"] and len({a.shape for a in arrays}) != 1:
             shapes = " and ".join(str(a.shape) for a in arrays)
             raise ValueError(f"{op_name}: the kernel takes inputs of one shape, not {shapes}")
-        tensors = [arrays[position] for position in entry["arguments"]]
+        # An optional input left out (None) is passed as None: the operator reads ones.
+        by_name = dict(zip(given, arrays))
+        tensors = [by_name.get(inputs[position]) for position in entry["arguments"]]
         for name, value in entry["fixed"].items():
             if bound.arguments[name] != value:
                 raise ValueError(f"{op_name}: {entry['function']} computes {name} = {value} only, "

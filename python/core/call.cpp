@@ -297,6 +297,10 @@ py::object Call(const aclcpu::ApiOp& api, const py::handle* tensors, const py::h
       values[i] = ParseAttribute(api.op->attributes[param.index], attributes[attribute++]);
       attribute_values[param.index] = values[i];
     } else if (param.kind == aclcpu::ParamKind::kInput) {
+      if (param.optional && tensors[input].is_none()) {  // absent: the API reads ones
+        ++input;
+        continue;
+      }
       operands[i].Read(param.python, tensors[input++], false, bf16_bits);
       CheckDtypeOption(option, operands[i]);
       torch = torch || operands[i].kind() == Kind::kTorch;
@@ -324,9 +328,10 @@ py::object Call(const aclcpu::ApiOp& api, const py::handle* tensors, const py::h
     if (!IsFloatType(dtype)) dtype = ACL_FLOAT;
     py::handle like;
     for (int i = 0, k = 0; i < count; ++i) {
-      if (by_param[i] == nullptr) continue;
-      const Operand& op = *by_param[i];
+      if (api.params[i].kind != aclcpu::ParamKind::kInput) continue;
       const py::handle given = tensors[k++];
+      if (by_param[i] == nullptr) continue;  // absent
+      const Operand& op = *by_param[i];
       if (!like && op.kind() == Kind::kTorch && op.dtype() == dtype && IsRowMajorOf(op, shape) &&
           IsPlainTorchTensor(given)) {
         like = given;

@@ -149,6 +149,7 @@ def test_kernel_level_rules():
         opsnn.mse_loss_grad_golden(x, x.astype(np.float16), x)
     assert opsnn.__golden__ == {
         "kernel": {
+            "binary_cross_entropy_grad": "binary_cross_entropy_grad_golden",
             "mse_loss": "mse_loss_golden",
             "mse_loss_grad": "mse_loss_grad_golden",
             "l1_loss_grad": "l1_loss_grad_golden",

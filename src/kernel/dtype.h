@@ -37,6 +37,23 @@ static_assert(Traits(DType::kFloat32).dtype == DType::kFloat32 && Traits(DType::
 constexpr int64_t ElementSize(DType dtype) { return Traits(dtype).size; }
 constexpr const char* DTypeName(DType dtype) { return Traits(dtype).name; }
 
+// A 1 of the dtype, in static storage: what an absent optional input reads (ops-nn's aclnn layer
+// passes l0op::OnesLike in its place).
+inline const void* OneValue(DType dtype) {
+  static const float kOneFloat = 1.0f;
+  static const uint16_t kOneFloat16 = 0x3C00;
+  static const uint16_t kOneBFloat16 = 0x3F80;
+  switch (dtype) {
+    case DType::kFloat32:
+      return &kOneFloat;
+    case DType::kFloat16:
+      return &kOneFloat16;
+    case DType::kBFloat16:
+      return &kOneBFloat16;
+  }
+  return nullptr;
+}
+
 // A list of dtypes held elsewhere: an operator declaration's array, a vector's elements.
 class DTypeSpan {
  public:

@@ -15,7 +15,7 @@
 namespace aclcpu {
 namespace kernel {
 
-constexpr int kMaxOperands = 4;  // inputs and the output: the most an operator here has
+constexpr int kMaxOperands = 5;  // inputs and the output: the most an operator here has (BinaryCrossEntropyGrad)
 constexpr int kMaxInputs = kMaxOperands - 1;
 
 // One operand as seen by the engine: a view with element strides, right-aligned to the output.
@@ -92,6 +92,14 @@ bool UseBlockedTiles(ElementwisePlan* plan);
 // input i is one value repeated along the run (stride 0), contiguous when clear; kStridedLayout:
 // any strides (gathered and scattered).
 constexpr uint32_t kStridedLayout = 1u << kMaxInputs;
+// A tiling key's layout values for kernels of up to `inputs` inputs: every straight layout, then
+// kStridedLayout.
+inline std::vector<uint32_t> LayoutValues(int inputs) {
+  std::vector<uint32_t> values;
+  for (uint32_t layout = 0; layout < (1u << inputs); ++layout) values.push_back(layout);
+  values.push_back(kStridedLayout);
+  return values;
+}
 
 // The layout of runs with these byte strides: inputs [0, num_inputs), then the output.
 uint32_t LayoutOfRun(const int64_t* byte_strides, const int64_t* element_sizes, int num_inputs);

@@ -11,7 +11,7 @@ const std::vector<KeyFieldOf<ElementwiseKey>>& ElementwiseKey::Fields() {
       {{"schMode", KeyFieldKind::kList, 2, {0, 1, 2}}, &KeyValue<&Key::mode>},  // ScheduleMode
       {{"scalarInput", KeyFieldKind::kBool, 1, {}}, &KeyValue<&Key::scalar_input>},
       {{"streamStores", KeyFieldKind::kBool, 1, {}}, &KeyValue<&Key::stream_stores>},
-      {{"layout", KeyFieldKind::kList, 4, {0, 1, 2, 3, 4, 5, 6, 7, kStridedLayout}}, &KeyValue<&Key::layout>},
+      {{"layout", KeyFieldKind::kList, 5, LayoutValues(kMaxInputs)}, &KeyValue<&Key::layout>},
       {{"dtype", KeyFieldKind::kDType, 8, {}}, &KeyValue<&Key::dtype>},
       {{"storeDtype", KeyFieldKind::kDType, 8, {}}, &KeyValue<&Key::store_dtype>},
       {{"dag", KeyFieldKind::kList, 2, {0, 1, 2, 3}}, &KeyValue<&Key::dag>},  // of an operator's Dags

@@ -13,7 +13,7 @@ const std::vector<KeyFieldOf<ReduceKey>>& ReduceKey::Fields() {
       {{"order", KeyFieldKind::kList, 2, {0, 1}}, &KeyValue<&Key::order>},  // ReduceOrder
       {{"mean", KeyFieldKind::kBool, 1, {}}, &KeyValue<&Key::mean>},
       {{"empty", KeyFieldKind::kBool, 1, {}}, &KeyValue<&Key::empty>},
-      {{"layout", KeyFieldKind::kList, 4, {0, 1, 2, 3, 4, 5, 6, 7, kStridedLayout}}, &KeyValue<&Key::layout>},
+      {{"layout", KeyFieldKind::kList, 5, LayoutValues(kMaxInputs)}, &KeyValue<&Key::layout>},
       {{"dtype", KeyFieldKind::kDType, 8, {}}, &KeyValue<&Key::dtype>},
       {{"storeDtype", KeyFieldKind::kDType, 8, {}}, &KeyValue<&Key::store_dtype>},
       {{"dag", KeyFieldKind::kList, 2, {0, 1, 2, 3}}, &KeyValue<&Key::dag>},  // of an operator's Dags

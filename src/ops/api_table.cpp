@@ -45,11 +45,15 @@ bool NewOutShape(const ApiOp& api, const kernel::Dims* shapes, const AttrValue* 
 }
 
 aclDataType NewOutDtype(const ApiOp& api, const aclDataType* dtypes) {
-  aclDataType result = dtypes[api.promote_params[0]];
-  for (int i = 1; i < api.promote_count; ++i) {
-    // As the API layer promotes: the first two, then each next one with the result.
+  aclDataType result = ACL_DT_UNDEFINED;
+  int promoted = 0;
+  for (int i = 0; i < api.promote_count; ++i) {
+    // As the API layer promotes: the first two, then each next one with the result; an absent
+    // optional input (no dtype) is left out.
     const aclDataType next = dtypes[api.promote_params[i]];
-    result = i == 1 ? PromoteType(result, next) : PromoteType(next, result);
+    if (next == ACL_DT_UNDEFINED) continue;
+    result = promoted == 0 ? next : (promoted == 1 ? PromoteType(result, next) : PromoteType(next, result));
+    ++promoted;
   }
   return result;
 }

@@ -21,7 +21,8 @@ struct ApiParam {
   const char* name;    // as the API documents it: "gradOutput"
   const char* python;  // the Python function's: "grad_output"
   ParamKind kind;
-  int index;  // kInput and kOutput: the operand (OperatorInfo::operands); kAttribute: the attribute
+  int index;      // kInput and kOutput: the operand (OperatorInfo::operands); kAttribute: the attribute
+  bool optional;  // an input the caller may pass as null (it reads as ones)
 };
 
 // One argument of a generic call, in the API's order: a tensor, or an attribute's value.

@@ -530,7 +530,23 @@ struct Call {
   std::vector<aclcpu::AttrValue> values;  // by parameter
   const Spec& spec(int param) const { return slots[slot_of[static_cast<size_t>(param)]].spec; }
   const char* name(int param) const { return api->params[param].name; }
+  // An optional input passed as null: no check reads it; it reads as ones.
+  bool absent(int param) const {
+    return api->params[param].optional && slots[slot_of[static_cast<size_t>(param)]].handle == nullptr;
+  }
+  // A tensor parameter the call passes (not an attribute, not absent).
+  bool passed(int param) const { return slot_of[static_cast<size_t>(param)] >= 0 && !absent(param); }
+  bool input(int param) const { return api->params[param].kind == aclcpu::ParamKind::kInput && !absent(param); }
 };
+
+// The dtype the call's inputs promote to (ACL_DT_UNDEFINED for none), as the API layer promotes.
+aclDataType PromotedInputDtype(const Call& call) {
+  std::vector<aclDataType> dtypes;
+  for (int p = 0; p < call.api->param_count; ++p) {
+    if (call.input(p)) dtypes.push_back(call.spec(p).dtype);
+  }
+  return ModelPromoted(dtypes);
+}
 
 // The model of phase one: each declared check's rule (docs/semantics.md), in any order, collecting
 // every fault; *uncertain when the operator's own rule could still refuse a call nothing else does.
@@ -540,7 +556,7 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
   const aclcpu::ApiOp& api = *call.api;
   bool all_live = true;
   for (int p = 0; p < api.param_count; ++p) {
-    if (call.slot_of[static_cast<size_t>(p)] < 0) continue;
+    if (!call.passed(p)) continue;
     const Slot& slot = call.slots[call.slot_of[static_cast<size_t>(p)]];
     if (slot.handle == nullptr) {
       v.Null(std::string(call.name(p)) + " is null");
@@ -560,6 +576,7 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
     const int first = check.count > 0 ? check.params[0] : -1;
     switch (check.kind) {
       case aclcpu::CheckKind::kDtype:
+        if (call.absent(first)) break;
         if (!Computable(call.spec(first).dtype)) v.Invalid(std::string(call.name(first)) + " dtype");
         break;
       case aclcpu::CheckKind::kSameDtype:
@@ -575,7 +592,9 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
       }
       case aclcpu::CheckKind::kPromote: {
         std::vector<aclDataType> dtypes;
-        for (int k = 0; k < check.count; ++k) dtypes.push_back(call.spec(check.params[k]).dtype);
+        for (int k = 0; k < check.count; ++k) {
+          if (!call.absent(check.params[k])) dtypes.push_back(call.spec(check.params[k]).dtype);
+        }
         const aclDataType promoted = ModelPromoted(dtypes);
         // The result is cast into out: a float dtype, or DOUBLE / COMPLEX64.
         const aclDataType out = call.spec(check.into).dtype;
@@ -585,19 +604,22 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
       }
       case aclcpu::CheckKind::kMaxRank:
         for (int k = 0; k < check.count; ++k) {
-          if (call.spec(check.params[k]).dims.size() > 8) v.Invalid(std::string(call.name(check.params[k])) + " rank");
+          if (!call.absent(check.params[k]) && call.spec(check.params[k]).dims.size() > 8)
+            v.Invalid(std::string(call.name(check.params[k])) + " rank");
         }
         break;
       case aclcpu::CheckKind::kFormats:
         for (int p = 0; p < api.param_count; ++p) {
-          if (call.slot_of[static_cast<size_t>(p)] >= 0 && !PlainFormat(call.spec(p).format)) {
+          if (call.passed(p) && !PlainFormat(call.spec(p).format)) {
             v.Invalid(std::string(call.name(p)) + " format");
           }
         }
         break;
       case aclcpu::CheckKind::kBroadcast: {
         std::vector<std::vector<int64_t>> shapes;
-        for (int k = 0; k < check.count; ++k) shapes.push_back(call.spec(check.params[k]).dims);
+        for (int k = 0; k < check.count; ++k) {
+          if (!call.absent(check.params[k])) shapes.push_back(call.spec(check.params[k]).dims);
+        }
         broadcasts = golden::BroadcastShape(shapes, &broadcast);
         if (!broadcasts) v.Invalid("no broadcast");
         break;
@@ -630,7 +652,7 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
       }
       case aclcpu::CheckKind::kMemory:
         for (int p = 0; p < api.param_count; ++p) {
-          if (call.slot_of[static_cast<size_t>(p)] >= 0) JudgeMemory(call.name(p), call.spec(p), input, &v);
+          if (call.passed(p)) JudgeMemory(call.name(p), call.spec(p), input, &v);
         }
         break;
       case aclcpu::CheckKind::kRule:
@@ -642,21 +664,15 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
   // contiguous copy: one of few bytes (stride 0) but more elements than int64 bytes hold as that
   // dtype gets none (ACLNN_ERR_INNER_NULLPTR, as l0op::Cast's failure in ops-nn's aclnn layer).
   if (!v.invalid_fault && !v.null_fault) {
-    std::vector<aclDataType> dtypes;
-    for (int p = 0; p < api.param_count; ++p) {
-      if (api.params[p].kind == aclcpu::ParamKind::kInput) dtypes.push_back(call.spec(p).dtype);
-    }
-    const aclDataType promoted = ModelPromoted(dtypes);
+    const aclDataType promoted = PromotedInputDtype(call);
     bool empty = false;  // then nothing is cast: the result is a fill
     for (int p = 0; p < api.param_count; ++p) {
       int64_t count = 0;
-      empty =
-          empty || (api.params[p].kind == aclcpu::ParamKind::kInput && Numel(call.spec(p).dims, &count) && count == 0);
+      empty = empty || (call.input(p) && Numel(call.spec(p).dims, &count) && count == 0);
     }
     for (int p = 0; p < api.param_count && !empty; ++p) {
       int64_t count = 0, bytes = 0;
-      if (api.params[p].kind != aclcpu::ParamKind::kInput || call.spec(p).dtype == promoted ||
-          promoted == ACL_DT_UNDEFINED) {
+      if (!call.input(p) || call.spec(p).dtype == promoted || promoted == ACL_DT_UNDEFINED) {
         continue;
       }
       if (!Numel(call.spec(p).dims, &count) || __builtin_mul_overflow(count, ElementSize(promoted), &bytes)) {
@@ -878,11 +894,7 @@ void FuzzConstructors(Reader& in) {
 // False when the API leaves out as it was (the golden is golden::Unwritten).
 bool Expected(const Call& call, const Input& input, golden::Tensor* expected) {
   const aclcpu::ApiOp& api = *call.api;
-  std::vector<aclDataType> dtypes;
-  for (int p = 0; p < api.param_count; ++p) {
-    if (api.params[p].kind == aclcpu::ParamKind::kInput) dtypes.push_back(call.spec(p).dtype);
-  }
-  const aclDataType promoted = ModelPromoted(dtypes);
+  const aclDataType promoted = PromotedInputDtype(call);
   golden::Call golden_call;
   golden_call.api = api.case_name;
   golden_call.npu = TheNpu();
@@ -895,7 +907,7 @@ bool Expected(const Call& call, const Input& input, golden::Tensor* expected) {
     if (param.kind == aclcpu::ParamKind::kAttribute) {
       golden_call.attributes[static_cast<size_t>(param.index)] = call.values[static_cast<size_t>(p)];
     }
-    if (param.kind != aclcpu::ParamKind::kInput) continue;
+    if (!call.input(p)) continue;  // an absent input stays 0-d with no data: it reads as ones
     const Spec& spec = call.spec(p);
     golden::Tensor& tensor = tensors[static_cast<size_t>(param.index)];
     tensor = ReadView(spec, input);
@@ -1117,8 +1129,7 @@ void RunOne(const uint8_t* data, size_t size) {
   // with [0, 1] broadcast to nothing).
   for (int p = 0; p < api.param_count; ++p) {
     int64_t input_numel = 0;
-    if (api.params[p].kind == aclcpu::ParamKind::kInput &&
-        (!Numel(call.spec(p).dims, &input_numel) || input_numel > kMaxComputed)) {
+    if (call.input(p) && (!Numel(call.spec(p).dims, &input_numel) || input_numel > kMaxComputed)) {
       return;
     }
   }
@@ -1159,7 +1170,7 @@ void RunOne(const uint8_t* data, size_t size) {
     ByteRange(out, &out_first, &out_end);
     bool overlaps = false;
     for (int p = 0; p < api.param_count; ++p) {
-      if (api.params[p].kind != aclcpu::ParamKind::kInput) continue;
+      if (!call.input(p)) continue;
       const char *first, *end;
       ByteRange(call.spec(p), &first, &end);
       if (first != nullptr && out_first != nullptr && first < out_end && out_first < end) overlaps = true;

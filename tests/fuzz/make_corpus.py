@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of api_fuzzer (tests/fuzz/corpus/): small inputs in the format that
-api_fuzzer.cpp's header describes, covering valid calls of aclnnMseLossBackward, aclnnMseLoss,
-aclnnMseLossOut and aclnnL1LossBackward (dtypes, broadcasts, strides, aliasing, empty tensors, several reduction chunks,
-streams, repeatable executors, the other constructors) and a few invalid ones. The fuzzer picks an
+api_fuzzer.cpp's header describes, covering valid calls of the APIs (dtypes, broadcasts, strides,
+aliasing, empty tensors, an optional input left null, several reduction chunks, streams, repeatable
+executors, the other constructors) and a few invalid ones. The fuzzer picks an
 API by its index in the libraries' table, the operators' declarations in order: read here from them
 (tools/opgen), so run it again when an operator is added (the opgen_declarations test fails until
 the checked-in corpus is what this writes). Run it from anywhere:
@@ -32,8 +32,9 @@ def dim(value):
     return bytes([0xC0 + (value - 0xC0 % 17) % 17])
 
 
-BACKWARD, MSE_LOSS, MSE_LOSS_OUT, L1_BACKWARD, L1_LOSS = (API_INDEX[name] for name in (
-    "aclnnMseLossBackward", "aclnnMseLoss", "aclnnMseLossOut", "aclnnL1LossBackward", "aclnnL1Loss"))
+BACKWARD, MSE_LOSS, MSE_LOSS_OUT, L1_BACKWARD, L1_LOSS, BCE_BACKWARD = (API_INDEX[name] for name in (
+    "aclnnMseLossBackward", "aclnnMseLoss", "aclnnMseLossOut", "aclnnL1LossBackward", "aclnnL1Loss",
+    "aclnnBinaryCrossEntropyBackward"))
 
 
 def header(buffers, reduction=1, flags=0, raw_reduction=None, op=BACKWARD):
@@ -93,6 +94,19 @@ def null_tensor():
 
 
 SEEDS = {
+    # gradOutput, self, target, weightOptional, out: the inputs broadcast into self's shape.
+    "valid_bce_backward_weight_broadcast": header([(128, False)] * 5, reduction=1, op=BCE_BACKWARD)
+    + tensor([4], buf=0)
+    + tensor([3, 4], buf=1)
+    + tensor([3, 4], buf=2)
+    + tensor([1, 4], buf=3)
+    + tensor([3, 4], buf=4),
+    "valid_bce_backward_without_weight": header([(64, False)] * 4, reduction=2, op=BCE_BACKWARD)
+    + tensor([], dtype=FLOAT16, buf=0)
+    + tensor([2, 3], dtype=FLOAT16, buf=1)
+    + tensor([3], dtype=FLOAT16, buf=2)
+    + null_tensor()
+    + tensor([2, 3], buf=3),
     "valid_float_mean": header([(128, False)] * 4, reduction=1)
     + b"".join(tensor([4, 5], buf=i) for i in range(4)),
     "valid_broadcast_fp16_out_fp32": header([(64, False)] * 4, reduction=0)

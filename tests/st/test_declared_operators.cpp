@@ -87,6 +87,7 @@ struct ApiCase {
   std::vector<aclcpu::AttrValue> attributes;  // the operator's, in its order
   Layout layout;
   support::ValueClass values;
+  bool optional_absent = false;  // every optional input passed as null (it reads as ones)
 };
 
 std::string Describe(const ApiCase& c) {
@@ -95,8 +96,8 @@ std::string Describe(const ApiCase& c) {
     text += (i ? ", " : "") + std::to_string(c.dtypes[i]) + ShapeText(c.shapes[i]);
   }
   for (const aclcpu::AttrValue& value : c.attributes) text += ", " + std::to_string(value.integer);
-  return text + ") " + support::LayoutName(c.layout) + " " + support::ValueClassName(c.values) + " on " +
-         aclrtGetSocName();
+  return text + ") " + support::LayoutName(c.layout) + " " + support::ValueClassName(c.values) +
+         (c.optional_absent ? " optional inputs null" : "") + " on " + aclrtGetSocName();
 }
 
 // Runs the case through the table's generic call and compares out with the golden, bit for bit;
@@ -115,6 +116,11 @@ void Check(const ApiCase& c, std::mt19937& rng) {
       args[static_cast<size_t>(p)].value = c.attributes[static_cast<size_t>(api.params[p].index)];
     }
     if (api.params[p].kind != aclcpu::ParamKind::kInput) continue;
+    if (c.optional_absent && api.params[p].optional) {
+      golden_inputs.emplace_back();  // 0-d with no data: absent
+      ++k;
+      continue;
+    }
     inputs.push_back(std::make_unique<DeviceTensor>(c.dtypes[k], c.shapes[k], c.layout));
     DeviceTensor& input = *inputs.back();
     input.Write(support::RandomBits(c.dtypes[k], input.numel(), c.values, rng));
@@ -144,6 +150,20 @@ void Check(const ApiCase& c, std::mt19937& rng) {
   if (workspace != nullptr) aclrtFree(workspace);
   EXPECT_EQ(support::CompareBits(support::ToGolden(out_dtype), expected.bits, out.Read()), "");
   EXPECT_EQ(out.ChangedBytesOutsideView(DeviceTensor::kFillPattern), 0);
+}
+
+// Parameter param's place among the API's inputs.
+int InputOrdinal(const aclcpu::ApiOp& api, int param) {
+  int k = 0;
+  for (int p = 0; p < param; ++p) k += api.params[p].kind == aclcpu::ParamKind::kInput;
+  return k;
+}
+
+bool HasOptionalInputs(const aclcpu::ApiOp& api) {
+  for (int p = 0; p < api.param_count; ++p) {
+    if (api.params[p].optional) return true;
+  }
+  return false;
 }
 
 // Each enum attribute's values in turn (the others at their defaults).
@@ -179,10 +199,16 @@ TEST(DeclaredOperators, EveryApiMatchesItsGolden) {
           c.dtypes.push_back(dtypes[d]);
           c.shapes.push_back(BroadcastInput(kShapes[s], static_cast<int>(s) + k));
         }
-        c.shapes[0] = kShapes[s];  // so that the broadcast is the whole shape
+        // The first input out's shape follows has the whole shape, so that the broadcast is it.
+        c.shapes[static_cast<size_t>(InputOrdinal(*api, api->broadcast_params[0]))] = kShapes[s];
         for (Layout layout : {Layout::kContiguous, Layout::kTransposed, Layout::kStridedOffset}) {
           c.layout = layout;
           c.values = layout == Layout::kContiguous ? support::ValueClass::kNormal : support::ValueClass::kMixed;
+          Check(c, rng);
+          ++cases;
+        }
+        if (HasOptionalInputs(*api)) {  // and without them
+          c.optional_absent = true;
           Check(c, rng);
           ++cases;
         }

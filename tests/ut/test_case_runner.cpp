@@ -245,8 +245,8 @@ TEST(CaseRunnerCsvCases, AMalformedRowIsACaseWithAnErrorNamingItsField) {
   const std::string header =
       "testcase_name,op_name,input_shapes,input_dtypes,attributes,input_data_ranges,is_enabled\n";
   const std::vector<std::pair<std::string, std::string>> rows = {
-      {"a,,\"((1,), (1,), (1,), (1,))\",\"('float32',)\",,,1",
-       "field op_name: empty, and 4 input shapes fit no operator; name one of " + cr::KernelOpNames(true)},
+      {"a,,\"((1,), (1,), (1,), (1,), (1,))\",\"('float32',)\",,,1",
+       "field op_name: empty, and 5 input shapes fit no operator; name one of " + cr::KernelOpNames(true)},
       {"a,mse_loss_grad,\"((1,), 2, (1,))\",\"('float32',)\",,,1",
        "field input_shapes: label: a shape must be a list of dims"},
       {"a,mse_loss_grad,\"((1,), (1,), (-1,))\",\"('float32',)\",,,1",

@@ -198,11 +198,11 @@ TEST(Tiling, ScheduleModeAndKey) {
       }
     }
   }
-  EXPECT_EQ(keys.size(), 108u * 9);
-  // schMode 1 (index 1, bits 0-1), scalarInput (doutIsScalar, bit 2), layout 2 (index 2, bits 4-7), FLOAT16 (1,
-  // bits 8-15), BF16 (27, bits 16-23).
+  EXPECT_EQ(keys.size(), 108u * 17);  // layouts: 16 straight ones (up to 4 inputs) and the strided one
+  // schMode 1 (index 1, bits 0-1), scalarInput (doutIsScalar, bit 2), layout 2 (index 2, bits 4-8), FLOAT16 (1,
+  // bits 9-16), BF16 (27, bits 17-24).
   const KernelKey example{ScheduleMode::kBroadcast, true, false, 2, DType::kFloat16, DType::kBFloat16};
-  EXPECT_EQ(example.Encode(), 1u + 4u + (2u << 4) + (1u << 8) + (27u << 16));
+  EXPECT_EQ(example.Encode(), 1u + 4u + (2u << 4) + (1u << 9) + (27u << 17));
   EXPECT_EQ(example.ToString(), "schMode=1 scalarInput=1 streamStores=0 layout=2 dtype=FLOAT16 storeDtype=BF16 dag=0");
   const KernelKey no_layout{ScheduleMode::kBroadcast,           false,           false,
                             aclcpu::kernel::kStridedLayout + 1, DType::kFloat32, DType::kFloat32};

@@ -225,7 +225,7 @@ TEST(MseLossTiling, TheNumberPacksTheTableFromTheLowestBits) {
   EXPECT_EQ(key.Encode(), 1u + (2u << 2) + (2u << 4) + (1u << 6) + (4u << 7) + (1u << 11) + (1u << 12) +
                               (uint64_t{27} << 20) + (uint64_t{27} << 36));
   EXPECT_EQ(key.ToString(),
-            "reduce=1 order=2 schMode=2 streamStores=1 layout=8 roundLosses=0 empty=1 predictDtype=FLOAT16 "
+            "reduce=1 order=2 schMode=2 streamStores=1 layout=16 roundLosses=0 empty=1 predictDtype=FLOAT16 "
             "labelDtype=BF16 computeDtype=FLOAT storeDtype=BF16");
   // Two inputs' layouts 0-3 and strided (8); 4-7 would name a third input.
   for (uint32_t layout = 0; layout <= aclcpu::kernel::kStridedLayout; ++layout) {

@@ -75,9 +75,10 @@ bool RunApi(const OpInfo& op, const std::vector<std::unique_ptr<RunTensor>>& inp
       arg.value = attributes[static_cast<size_t>(param.index)];
       continue;
     }
-    tensors.push_back(std::make_unique<AclTensor>());
     const RunTensor& tensor =
         param.kind == aclcpu::ParamKind::kOutput ? *out : *inputs[static_cast<size_t>(param.index)];
+    if (tensor.absent) continue;  // null: an optional input left out
+    tensors.push_back(std::make_unique<AclTensor>());
     if (!tensors.back()->Create(tensor, error)) return false;
     arg.tensor = tensors.back()->get();
   }

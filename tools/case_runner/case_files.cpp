@@ -274,8 +274,10 @@ std::string BareDtypeWord(const std::string& text) {
   return "";
 }
 
-// A dtype field: one name, or a tuple of names.
-bool ParseCsvDtypes(const std::string& text, const char* field, std::vector<Dtype>* dtypes, std::string* error) {
+// A dtype field: one name, or a tuple of names. With nones, an item None (an absent optional input's)
+// is taken too: *nones says which (their dtypes are placeholders).
+bool ParseCsvDtypes(const std::string& text, const char* field, std::vector<Dtype>* dtypes, std::string* error,
+                    std::vector<bool>* nones = nullptr) {
   Value value;
   if (!ParsePythonField(text, field, &value, error)) {
     // A name written without quotes is not a Python literal: say so, rather than the parser's word.
@@ -294,6 +296,11 @@ bool ParseCsvDtypes(const std::string& text, const char* field, std::vector<Dtyp
   if (names.empty()) return FieldError(field, "expected a tuple of dtype names such as ('float16',)", error);
   for (const Value* name : names) {
     Dtype dtype;
+    if (nones != nullptr) nones->push_back(name->kind == Kind::kNull);
+    if (nones != nullptr && name->kind == Kind::kNull) {
+      dtypes->push_back(Dtype::kFloat32);
+      continue;
+    }
     if (name->kind != Kind::kString) return FieldError(field, "dtype names must be strings", error);
     if (!ToDtype(name->text, false, &dtype)) return FieldError(field, UnknownDtype(name->text, false), error);
     dtypes->push_back(dtype);
@@ -392,6 +399,7 @@ bool ParseCsvRanges(const std::string& text, Case* c, std::string* error) {
     TensorSpec& input = c->inputs[i];
     if (entries.size() != 1 && i >= entries.size()) continue;  // padded: (None, None), the default
     const Value& entry = entries[entries.size() == 1 ? 0 : i];
+    if (input.absent) continue;  // nothing drawn
     if (entry.kind == Kind::kNull) {
       return FieldError(field,
                         input.name +
@@ -467,16 +475,33 @@ bool ParseCsvRow(const std::vector<std::string>& fields, const CsvColumns& col, 
                       error);
   }
   std::vector<Dtype> dtypes;
+  std::vector<bool> nones;
   if (get(col.dtypes).empty()) return FieldError("input_dtypes", "empty", error);
-  if (!ParseCsvDtypes(get(col.dtypes), "input_dtypes", &dtypes, error)) return false;
+  if (!ParseCsvDtypes(get(col.dtypes), "input_dtypes", &dtypes, error, &nones)) return false;
   if (dtypes.size() != 1 && dtypes.size() != count) {
     return FieldError("input_dtypes", "expected one dtype for all inputs or one per input", error);
   }
+  if (nones[0]) return FieldError("input_dtypes", std::string(op.inputs[0].kernel) + ": None", error);
   c->inputs.resize(count);
   for (size_t i = 0; i < count; ++i) {
     TensorSpec& input = c->inputs[i];
     input.name = op.inputs[i].kernel;
-    input.dtype = dtypes[dtypes.size() == 1 ? 0 : i];
+    const size_t d = dtypes.size() == 1 ? 0 : i;
+    // TTK writes None for an optional input the row leaves out, in input_shapes and input_dtypes.
+    const bool none_shape = shapes.items[i].kind == Kind::kNull;
+    if (none_shape || nones[d]) {
+      if (!(none_shape && nones[d])) {
+        return FieldError(none_shape ? "input_dtypes" : "input_shapes",
+                          input.name + ": None in one of input_shapes and input_dtypes, not the other", error);
+      }
+      if (((op.info->optional_inputs >> i) & 1u) == 0) {
+        return FieldError("input_shapes", input.name + ": None, but the operator has no such optional input", error);
+      }
+      input.absent = true;
+      input.dtype = dtypes[0];  // the ones it reads are of the first input's dtype
+      continue;
+    }
+    input.dtype = dtypes[d];
     std::string why;
     if (!ToShape(shapes.items[i], &input.shape, &why))
       return FieldError("input_shapes", input.name + ": " + why, error);

@@ -40,6 +40,9 @@ struct TensorSpec {
   Dtype dtype = Dtype::kFloat32;
   std::vector<int64_t> shape;  // {} is a 0-d tensor
   ValueRange range;
+  // An optional input the case leaves out (a TTK row's None): the op reads ones in its place (0-d,
+  // of the first input's dtype, at the kernel level; null at the API level).
+  bool absent = false;
 };
 
 // The legacy tolerance columns of a CSV row -- precision_tolerances ((rtol, ptol),) and

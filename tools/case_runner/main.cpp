@@ -262,8 +262,10 @@ void List(const std::vector<Run>& runs) {
     }
     std::string inputs;
     for (const TensorSpec& input : c.inputs) {
-      inputs += (inputs.empty() ? "" : ", ") + input.name + " " + aclcpu::kernel::Traits(input.dtype).long_name + " " +
-                ShapeText(input.shape);
+      inputs +=
+          (inputs.empty() ? "" : ", ") + input.name + " " +
+          (input.absent ? std::string("None")
+                        : aclcpu::kernel::Traits(input.dtype).long_name + std::string(" ") + ShapeText(input.shape));
     }
     if (!c.enabled) {  // a disabled row is not read past is_enabled
       std::printf("%s (%s): disabled\n", run.name.c_str(), c.where.c_str());

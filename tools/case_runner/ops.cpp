@@ -204,6 +204,7 @@ void ApiOut(const OpInfo& op, const std::vector<TensorSpec>& inputs, const std::
   for (int i = 0; i < api.param_count; ++i) {
     if (api.params[i].kind != aclcpu::ParamKind::kInput) continue;
     const TensorSpec& input = inputs[static_cast<size_t>(api.params[i].index)];
+    if (input.absent) continue;  // no shape or dtype of its own
     shapes[static_cast<size_t>(i)] = aclcpu::kernel::Dims(input.shape);
     dtypes[static_cast<size_t>(i)] = static_cast<aclDataType>(aclcpu::kernel::Traits(input.dtype).acl);
   }

@@ -94,6 +94,7 @@ std::string Dump(const std::string& dir, const std::string& run_name, const std:
   const std::string at = dir + "/" + stem;
   for (const GeneratedInput& input : generated) {
     const TensorSpec& spec = *input.spec;
+    if (spec.absent) continue;  // an optional input left out: no file
     const auto bits = [&input](int64_t begin, int64_t end, uint32_t* out, std::string*) {
       for (int64_t i = begin; i < end; ++i) out[i - begin] = GenerateBits(*input.spec, input.key, i);
       return true;

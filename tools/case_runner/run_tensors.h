@@ -78,6 +78,7 @@ void CloseTensorRegion();
 
 // A tensor of a run: its shape and dtype, and the memory holding it.
 struct RunTensor {
+  bool absent = false;  // an optional input left out (TensorSpec::absent): at the kernel level a 0-d one
   Dtype dtype = Dtype::kFloat32;
   std::vector<int64_t> shape;
   Memory memory;

@@ -307,6 +307,11 @@ class Operator:
         operands = self.inputs + self.outputs
         if len(set(operands)) != len(operands):
             fail(where, "an operand is named twice")
+        # Inputs a caller may leave out (ops-nn's OPTIONAL): an absent one reads as ones.
+        self.optional = table.get("optional", [])
+        for name in self.optional:
+            if name not in self.inputs:
+                fail(where, f"optional: {name} is no input")
         self.dtypes = table.get("dtypes") or fail(where, "no dtypes")
         for dtype in self.dtypes:
             if dtype not in DTYPES:
@@ -459,7 +464,8 @@ def declared_header(op):
         attributes, count = "nullptr", 0
     lines += [f"inline constexpr OperatorInfo kOperator = {{{c_string(op.name)}, {c_string(op.case_name)}, "
               f"kOperandNames, {len(op.inputs)}, {len(op.outputs)}, kDtypes, {len(op.dtypes)}, {attributes}, {count}, "
-              f"{op.y_shape}, {'true' if op.one_shape else 'false'}, {op.reshape_0d_by}, {op.reshape_0d_values}u}};", ""]
+              f"{op.y_shape}, {'true' if op.one_shape else 'false'}, {op.reshape_0d_by}, {op.reshape_0d_values}u, "
+              f"{sum(1 << op.inputs.index(n) for n in op.optional)}u}};", ""]
     if op.routes:
         lines += ["// The kernels a call may reach: an aclnn call's RouteOf picks; the kernel level runs the first.",
                   "enum class Route : uint32_t { " + ", ".join(f"k{camel(r)} = {i}" for i, r in enumerate(op.routes))
@@ -550,9 +556,19 @@ def op_header(op):
     return "\n".join(lines) + "\n"
 
 
-def check_code(op, api, check):
-    """C++ for one declared check: returns on failure."""
-    t = api.tensor_index
+def present_check(check, absent):
+    """A check as a call without the absent parameters makes it: their names left out of its lists;
+    None when it checks an absent parameter alone."""
+    for key in ("dtype", "same_dtype", "as", "out_shape"):
+        if check.get(key) in absent:
+            return None
+    return {key: [n for n in value if n not in absent] if key in ("promote", "max_rank", "broadcast") else value
+            for key, value in check.items()}
+
+
+def check_code(op, api, check, t, broadcast):
+    """C++ for one declared check: returns on failure. t: a tensor parameter's index in the call;
+    broadcast: the names the call's broadcast check lists."""
     ret = "return status;"
     if "dtype" in check:
         return [f"if (aclnnStatus status = call.CheckDtype({t(check['dtype'])}, kDtypes)) {ret}"]
@@ -581,7 +597,7 @@ def check_code(op, api, check):
         return [f"if (aclnnStatus status = call.Broadcast({{{', '.join(str(t(n)) for n in check['broadcast'])}}}, "
                 f"&checked.broadcast)) {{", f"  {ret}", "}"]
     if "broadcast_numel" in check:
-        return [f"if (aclnnStatus status = call.CheckBroadcastNumel({{{', '.join(str(t(n)) for n in api.broadcast)}}}, "
+        return [f"if (aclnnStatus status = call.CheckBroadcastNumel({{{', '.join(str(t(n)) for n in broadcast)}}}, "
                 f"checked.broadcast)) {{", f"  {ret}", "}"]
     if "out_shape" in check:
         attributes = "kAttributes" if op.attributes else "nullptr"
@@ -591,6 +607,97 @@ def check_code(op, api, check):
     if "memory" in check:
         return [f"if (aclnnStatus status = call.CheckMemory()) {ret}"]
     return [f"if (aclnnStatus status = {check['rule']}(call, checked)) {ret}"]
+
+
+def absent_sets(op, api):
+    """The sets of optional input parameters a call may leave null: none first, then the rest."""
+    optional = [p.name for p in api.params if p.kind == "input" and p.operand in op.optional]
+    sets = [frozenset()]
+    for name in optional:
+        sets += [s | {name} for s in sets]
+    return sets
+
+
+def variant_name(api, absent):
+    return f"{api.short}PhaseOne" + "".join(f"Without{camel(n)}" for n in sorted(absent))
+
+
+def phase_one(op, api, absent):
+    """One phase one of an API: the call with the parameters in absent null (an optional input
+    absent reads as ones: the launch gives the kernel a 0-d one in its place)."""
+    args = ", ".join(f"{'[[maybe_unused]] ' if p.name in absent else ''}{p.c_type()} {p.name}" for p in api.params)
+    present = [p for p in api.tensors if p.name not in absent]
+    names = [p.name for p in present]
+
+    def t(name):
+        return names.index(name)
+
+    lines = [f"aclnnStatus {variant_name(api, absent)}({args}, uint64_t* workspace_size, aclOpExecutor** executor) {{",
+             f"  opapi::PhaseOne call(k{api.short}PhaseOneName);"]
+    resolve = ", ".join(f"{{{c_string(p.name)}, {p.name}, {'true' if p.kind == 'output' else 'false'}}}"
+                        for p in present)
+    lines += [f"  if (aclnnStatus status = call.Resolve({{{resolve}}}, workspace_size, executor)) {{",
+              "    return status;", "  }"]
+    words = []
+    for p in api.attribute_params:
+        if p.attribute.real:
+            words.append(f"opapi::AttributeWord({p.name})")
+        else:
+            words.append(f"static_cast<int64_t>({p.name})")
+    lines += [f"  if (call.Reuse({{{', '.join(words)}}}, workspace_size, executor)) return ACLNN_SUCCESS;  "
+              "// the aclnn cache",
+              f"  {op.attr_values(api)}", "  Checked checked;"]
+    for a in op.attributes:  # those that need no check, as given
+        if a.enum is None:
+            lines.append(f"  checked.attributes.{a.name} = {a.from_value(f'attribute_values[{a.index}]')};")
+    broadcast = [n for n in api.broadcast if n not in absent]
+    for check in api.checks:
+        check = present_check(check, absent)
+        if check is not None:
+            lines += ["  " + line for line in check_code(op, api, check, t, broadcast)]
+    if op.elementwise:
+        inputs = [p for p in api.params if p.kind == "input"]
+        empty = " || ".join(f"call.Empty({t(p.name)})" for p in inputs if p.name not in absent)
+        reducing = ""
+        if op.reduce:
+            attribute = op.reduce["attribute"]
+            reducing = (f"checked.attributes.{attribute.name} != {attribute.cpp_type()}::kNone")
+            empty = f"!({reducing}) && ({empty})"
+        lines += [f"  if ({empty}) return call.FinishEmpty(workspace_size, executor);  // nothing to compute"]
+        if op.routes:
+            lines.append("  checked.attributes.route = RouteOf(call);")
+        compute = "checked.promoted" if api.compute == "promoted" else f"call.dtype({t(api.compute)})"
+        lines += ["  opapi::ElementwiseLaunch launch;", "  launch.num_inputs = kInputCount;"]
+        for p in inputs:
+            where = "opapi::kAbsentInput" if p.name in absent else t(p.name)
+            lines.append(f"  launch.inputs[{op.operand_enum(p.operand)}] = {where};")
+        lines += [f"  launch.out = {t(api.out.name)};", "  launch.scalar_input = kSingleValueInput;",
+                  f"  launch.compute = {compute};", "  launch.select = &SelectKernel;",
+                  f"  launch.attributes = {'kAttributes' if op.attributes else 'nullptr'};",
+                  "  launch.attribute_values = attribute_values;",
+                  f"  launch.attribute_count = {len(op.attributes)};"]
+        if op.reduce:
+            lines += [f"  if ({reducing}) {{  // a mean or sum of every element (of none: NaN or 0)",
+                      "    launch.select_map = &SelectMap;",
+                      "    return opapi::RunReducePhaseOne(",
+                      "        call, launch,",
+                      "        [&checked, &call](kernel::ReduceOpInput* input, kernel::ReduceTiling* tiling, "
+                      "std::string* why) {",
+                      "          input->sch_platform = {call.soc().vector_cores, call.soc().ub_bytes};",
+                      "          return ComputeReduceTiling(input, checked.attributes, tiling, why);",
+                      "        },", "        workspace_size, executor);", "  }"]
+        lines += ["  return opapi::RunElementwisePhaseOne(",
+                  "      call, launch,",
+                  "      [&checked](kernel::ElementwiseOpInput* input, kernel::ElementwiseTiling* tiling, "
+                  "std::string* why) {",
+                  f"        input->inputs_broadcast = {'true' if api.inputs_broadcast else 'false'};",
+                  "        return ComputeTiling(input, checked.attributes, tiling, why);",
+                  "      },", "      workspace_size, executor);"]
+    else:
+        if absent:
+            fail(op.source, "an optional input is for an elementwise operator")
+        lines.append(f"  return Launch(Api::k{api.short}, call, checked, workspace_size, executor);")
+    return lines + ["}", ""]
 
 
 def api_source(op):
@@ -605,70 +712,10 @@ def api_source(op):
     lines += [f'#include "{op.dir}/{op.ns}_op.h"', "", "namespace aclcpu {", f"namespace {op.ns} {{",
               "namespace {", ""]
     for api in op.apis:
-        args = ", ".join(f"{p.c_type()} {p.name}" for p in api.params)
         lines += [f"const char k{api.short}Name[] = {c_string(api.name)};",
-                  f"const char k{api.short}PhaseOneName[] = {c_string(api.name + 'GetWorkspaceSize')};", "",
-                  f"aclnnStatus {api.short}PhaseOne({args}, uint64_t* workspace_size, aclOpExecutor** executor) {{",
-                  f"  opapi::PhaseOne call(k{api.short}PhaseOneName);"]
-        resolve = ", ".join(f"{{{c_string(p.name)}, {p.name}, {'true' if p.kind == 'output' else 'false'}}}"
-                            for p in api.tensors)
-        lines += [f"  if (aclnnStatus status = call.Resolve({{{resolve}}}, workspace_size, executor)) {{",
-                  "    return status;", "  }"]
-        words = []
-        for p in api.attribute_params:
-            if p.attribute.real:
-                words.append(f"opapi::AttributeWord({p.name})")
-            else:
-                words.append(f"static_cast<int64_t>({p.name})")
-        lines += [f"  if (call.Reuse({{{', '.join(words)}}}, workspace_size, executor)) return ACLNN_SUCCESS;  "
-                  "// the aclnn cache",
-                  f"  {op.attr_values(api)}", "  Checked checked;"]
-        for a in op.attributes:  # those that need no check, as given
-            if a.enum is None:
-                lines.append(f"  checked.attributes.{a.name} = {a.from_value(f'attribute_values[{a.index}]')};")
-        for check in api.checks:
-            lines += ["  " + line for line in check_code(op, api, check)]
-        if op.elementwise:
-            t = api.tensor_index
-            inputs = [p for p in api.params if p.kind == "input"]
-            empty = " || ".join(f"call.Empty({t(p.name)})" for p in inputs)
-            reducing = ""
-            if op.reduce:
-                attribute = op.reduce["attribute"]
-                reducing = (f"checked.attributes.{attribute.name} != {attribute.cpp_type()}::kNone")
-                empty = f"!({reducing}) && ({empty})"
-            lines += [f"  if ({empty}) return call.FinishEmpty(workspace_size, executor);  // nothing to compute"]
-            if op.routes:
-                lines.append("  checked.attributes.route = RouteOf(call);")
-            compute = "checked.promoted" if api.compute == "promoted" else f"call.dtype({t(api.compute)})"
-            lines += ["  opapi::ElementwiseLaunch launch;", "  launch.num_inputs = kInputCount;"]
-            for p in inputs:
-                lines.append(f"  launch.inputs[{op.operand_enum(p.operand)}] = {t(p.name)};")
-            lines += [f"  launch.out = {t(api.out.name)};", "  launch.scalar_input = kSingleValueInput;",
-                      f"  launch.compute = {compute};", "  launch.select = &SelectKernel;",
-                      f"  launch.attributes = {'kAttributes' if op.attributes else 'nullptr'};",
-                      "  launch.attribute_values = attribute_values;",
-                      f"  launch.attribute_count = {len(op.attributes)};"]
-            if op.reduce:
-                lines += [f"  if ({reducing}) {{  // a mean or sum of every element (of none: NaN or 0)",
-                          "    launch.select_map = &SelectMap;",
-                          "    return opapi::RunReducePhaseOne(",
-                          "        call, launch,",
-                          "        [&checked, &call](kernel::ReduceOpInput* input, kernel::ReduceTiling* tiling, "
-                          "std::string* why) {",
-                          "          input->sch_platform = {call.soc().vector_cores, call.soc().ub_bytes};",
-                          "          return ComputeReduceTiling(input, checked.attributes, tiling, why);",
-                          "        },", "        workspace_size, executor);", "  }"]
-            lines += ["  return opapi::RunElementwisePhaseOne(",
-                      "      call, launch,",
-                      "      [&checked](kernel::ElementwiseOpInput* input, kernel::ElementwiseTiling* tiling, "
-                      "std::string* why) {",
-                      f"        input->inputs_broadcast = {'true' if api.inputs_broadcast else 'false'};",
-                      "        return ComputeTiling(input, checked.attributes, tiling, why);",
-                      "      },", "      workspace_size, executor);"]
-        else:
-            lines.append(f"  return Launch(Api::k{api.short}, call, checked, workspace_size, executor);")
-        lines += ["}", ""]
+                  f"const char k{api.short}PhaseOneName[] = {c_string(api.name + 'GetWorkspaceSize')};", ""]
+        for absent in absent_sets(op, api):
+            lines += phase_one(op, api, absent)
     lines += ["}  // namespace", f"}}  // namespace {op.ns}", "}  // namespace aclcpu", "", 'extern "C" {', ""]
     for api in op.apis:
         args = ", ".join(f"{p.c_type()} {p.name}" for p in api.params)
@@ -676,8 +723,16 @@ def api_source(op):
         ns = f"aclcpu::{op.ns}"
         lines += [f"ACL_FUNC_VISIBILITY aclnnStatus {api.name}GetWorkspaceSize({args}, uint64_t* workspaceSize, "
                   "aclOpExecutor** executor) {",
-                  f"  return aclcpu::opapi::GuardedPhaseOne({ns}::k{api.short}PhaseOneName, [&] {{",
-                  f"    return {ns}::{api.short}PhaseOne({names}, workspaceSize, executor);", "  });", "}", "",
+                  f"  return aclcpu::opapi::GuardedPhaseOne({ns}::k{api.short}PhaseOneName, [&] {{"]
+        # The largest sets of null optional inputs first; then every one given.
+        for absent in sorted(absent_sets(op, api), key=len, reverse=True):
+            call = f"{ns}::{variant_name(api, absent)}({names}, workspaceSize, executor)"
+            if absent:
+                condition = " && ".join(f"{n} == nullptr" for n in sorted(absent))
+                lines.append(f"    if ({condition}) return {call};")
+            else:
+                lines.append(f"    return {call};")
+        lines += ["  });", "}", "",
                   f"ACL_FUNC_VISIBILITY aclnnStatus {api.name}(void* workspace, uint64_t workspaceSize, "
                   "aclOpExecutor* executor, aclrtStream stream) {",
                   f"  return aclcpu::opapi::GuardedLaunch({ns}::k{api.short}Name, workspace, workspaceSize, executor, "
@@ -839,7 +894,8 @@ def api_table(operators):
                         args.append(f"args[{i}].value.integer != 0" if a.type == "bool" else f"args[{i}].value.integer")
             params = ", ".join(
                 f"{{{c_string(p.name)}, {c_string(p.python)}, ParamKind::k{p.kind.capitalize()}, "
-                f"{op.ns + '::' + op.operand_enum(p.operand) if p.tensor else p.attribute.index}}}" for p in api.params)
+                f"{op.ns + '::' + op.operand_enum(p.operand) if p.tensor else p.attribute.index}, "
+                f"{'true' if p.operand in op.optional else 'false'}}}" for p in api.params)
             checks = []
             for check in api.checks:
                 kind = next(k for k in CHECKS if k in check)
@@ -1001,7 +1057,7 @@ def python_operators(operators):
             pyargs = []
             for p in api.params:
                 if p.kind == "input":
-                    pyargs.append(f'py::arg("{p.python}")')
+                    pyargs.append(f'py::arg("{p.python}")' + (" = py::none()" if p.operand in op.optional else ""))
                 elif p.kind == "attribute":
                     pyargs.append(f'py::arg("{p.python}") = {python_default_cpp(p.attribute)}')
             lines += [f"  m.def(",
@@ -1051,7 +1107,7 @@ def python_stub(operators):
             args = []
             for p in api.params:
                 if p.kind == "input":
-                    args.append(f"{p.python}: Any")
+                    args.append(f"{p.python}: Any" + (" = None" if p.operand in op.optional else ""))
                 elif p.kind == "attribute":
                     a = p.attribute
                     if a.enum is not None:
@@ -1094,6 +1150,8 @@ def python_declared(families, operators):
             "keywords": {p.attribute.name: p.python for p in api.attribute_params},
             "fixed": {op.attributes[index].name: api.fixed_values[index] for index in api.fixed},
             "one_shape": op.one_shape,
+            # the inputs a call may leave out (None: ones)
+            "optional": [op.golden_inputs[op.inputs.index(name)] for name in op.optional],
         }
     routes = {}
     for op in operators:

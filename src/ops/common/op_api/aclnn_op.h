@@ -30,6 +30,10 @@
 namespace aclcpu {
 namespace opapi {
 
+// Where an elementwise launch's input is an optional one the call left null: the kernel reads a
+// 0-d one of the compute dtype in its place (kernel::OneValue).
+constexpr int kAbsentInput = -1;
+
 // A tensor parameter of an aclnn API, in the API's order.
 struct TensorParam {
   const char* name;  // as the API documents it: "self", "out", ...
@@ -114,6 +118,13 @@ class PhaseOne {
   const aclTensor& tensor(int param) const { return *tensors_[param]; }
   aclFormat format(int param) const { return tensor(param).format; }
   const char* name(int param) const { return params_[param].name; }
+  // The parameter of that name; -1 when the call has none (an optional input left null).
+  int Find(const char* name) const {
+    for (int i = 0; i < count_; ++i) {
+      if (std::strcmp(params_[i].name, name) == 0) return i;
+    }
+    return -1;
+  }
   kernel::Dims shape(int param) const { return tensor(param).view_dims; }
   int64_t numel(int param) const { return TensorNumel(tensor(param)); }
   // The engine's dtype of a parameter (after CheckDtype passed for it).

@@ -4,9 +4,26 @@
 
 namespace aclcpu {
 namespace opapi {
+namespace {
+
+// Input i's first element at this launch: its parameter's, or the one an absent input reads.
+const char* InputData(const LaunchArgs& args, int param, kernel::DType compute) {
+  return param == kAbsentInput ? static_cast<const char*>(kernel::OneValue(compute)) : args.data(param);
+}
+
+// An absent input's view: a 0-d one of the compute dtype (broadcast to every element).
+void ViewAbsent(kernel::DType compute, kernel::TensorView* view) {
+  view->dtype = compute;
+  view->shape = kernel::Dims();
+  view->strides = kernel::Dims();
+  view->data = const_cast<char*>(static_cast<const char*>(kernel::OneValue(compute)));  // only read
+}
+
+}  // namespace
+
 void ElementwiseBody::operator()(LaunchArgs& args) const {
   const char* data[kernel::kMaxInputs];
-  for (int i = 0; i < tiling.num_inputs; ++i) data[i] = args.data(inputs[i]);
+  for (int i = 0; i < tiling.num_inputs; ++i) data[i] = InputData(args, inputs[i], tiling.key.dtype);
   char* y = out_cast.cast ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
   kernel::RunElementwiseOp(tiling, loop, data, y, KernelThreadPool());
   if (out_cast.cast) kernel::RunCopy(*out_cast.cast, y, args.data(out), KernelThreadPool());
@@ -14,7 +31,7 @@ void ElementwiseBody::operator()(LaunchArgs& args) const {
 
 void ReduceBody::operator()(LaunchArgs& args) const {
   const char* data[kernel::kMaxInputs];
-  for (int i = 0; i < tiling.num_inputs; ++i) data[i] = args.data(inputs[i]);
+  for (int i = 0; i < tiling.num_inputs; ++i) data[i] = InputData(args, inputs[i], tiling.key.dtype);
   char* y = out_cast.cast ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
   kernel::RunReduceOp(tiling, loop, data, y, args.workspace(scratch), KernelThreadPool());
   if (out_cast.cast) kernel::RunCopy(*out_cast.cast, y, args.data(out), KernelThreadPool());
@@ -61,10 +78,14 @@ std::vector<StagedInput> ViewReduce(PhaseOne& call, const ElementwiseLaunch& lau
   // An empty input empties the broadcast: no input is read, the result is a fill (NaN or 0), and
   // none is cast (ops-nn's aclnn layer takes its empty path before any l0op::Cast).
   bool empty = false;
-  for (int i = 0; i < count; ++i) empty = empty || call.Empty(launch.inputs[i]);
+  for (int i = 0; i < count; ++i) empty = empty || (launch.inputs[i] != kAbsentInput && call.Empty(launch.inputs[i]));
   std::vector<StagedInput> staged;
   for (int i = 0; i < count; ++i) {
     kernel::TensorView* view = &input->operands[i];
+    if (launch.inputs[i] == kAbsentInput) {
+      ViewAbsent(launch.compute, view);
+      continue;
+    }
     const bool computed = call.View(launch.inputs[i], view);
     if (empty) {  // never read, its strides unused
       view->dtype = launch.compute;
@@ -112,7 +133,14 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   const int count = launch.num_inputs;
   input->num_inputs = count;
   bool computed[kernel::kMaxInputs];
-  for (int i = 0; i < count; ++i) computed[i] = call.View(launch.inputs[i], &input->operands[i]);
+  for (int i = 0; i < count; ++i) {
+    if (launch.inputs[i] == kAbsentInput) {
+      ViewAbsent(launch.compute, &input->operands[i]);
+      computed[i] = true;
+    } else {
+      computed[i] = call.View(launch.inputs[i], &input->operands[i]);
+    }
+  }
   kernel::TensorView& y = input->operands[count];
   ViewWideOut(call, launch, &y, out_cast);
   input->store_dtype = y.dtype;
@@ -127,6 +155,7 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   kernel::TensorView* aliased_views[kernel::kMaxInputs];
   int aliased = 0;
   for (int i = 0; i < count; ++i) {
+    if (launch.inputs[i] == kAbsentInput) continue;  // of the compute dtype, in no one's memory
     if (!computed[i] || input->operands[i].dtype != launch.compute) {
       cast_inputs[casts++] = i;
     } else if (i != launch.scalar_input || call.numel(launch.inputs[i]) != 1) {

@@ -82,6 +82,9 @@ struct OperatorInfo {
   // inputs' shape or (1,); -1: none.
   int reshape_0d_by;
   uint32_t reshape_0d_values;
+  // The inputs a caller may leave out (bit k: input k; ops-nn's OPTIONAL): an absent one reads as
+  // a 0-d one (kernel::OneValue) of the first input's dtype.
+  uint32_t optional_inputs;
 };
 
 }  // namespace aclcpu
