@@ -2,7 +2,7 @@
 # way a CANN user does (ASCEND_CUSTOM_PATH, libraries by path) and the backward's also through
 # find_package(AclnnCpu), runs each, and checks what it prints: examples/mse_loss_backward,
 # examples/mse_loss (aclnnMseLoss and aclnnMseLossOut), examples/l1_loss_backward,
-# examples/smooth_l1_loss_backward and
+# examples/smooth_l1_loss_backward, examples/binary_cross_entropy_backward and
 # examples/training_step; with PYTHON (the
 # interpreter the module was built for), examples/python through set_env.sh's PYTHONPATH. A cross
 # build passes its toolchain file (TOOLCHAIN_FILE), so
@@ -81,6 +81,13 @@ set(smooth "result[0] is: -1.000000\nresult[1] is: 0.000000\nresult[2] is: 1.000
 string(APPEND smooth "result[4] is: 1.000000\nresult[5] is: 1.000000\nresult[6] is: 1.000000\nresult[7] is: 1.000000\n")
 build_and_run(smooth_l1_loss_backward ${SOURCE_DIR}/examples/smooth_l1_loss_backward
               test_aclnn_smooth_l1_loss_backward "${smooth}")
+
+# aclnnBinaryCrossEntropyBackward, the call ops-nn's example documents: gradOutput 0.1, self 0.3,
+# target 0.5, weight ones, none: 0.1 * (0.3 - 0.5) / (0.3 * 0.7) is -0.0952381 on either kernel's
+# order (950's -0.09523809, A2/A3's -0.09523808 as float32: the same six decimals).
+set(bce "result[0] is: -0.095238\nresult[1] is: -0.095238\nresult[2] is: -0.095238\nresult[3] is: -0.095238\n")
+build_and_run(binary_cross_entropy_backward ${SOURCE_DIR}/examples/binary_cross_entropy_backward
+              test_aclnn_binary_cross_entropy_backward "${bce}")
 
 # The training step: the loss falls at every step (w and b approach 2 and 1). Every number is
 # determined: the operators' results are bit-exact and the example's host arithmetic exact.

@@ -3,6 +3,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -312,7 +313,8 @@ py::object Call(const aclcpu::ApiOp& api, const py::handle* tensors, const py::h
   py::object out = py::reinterpret_borrow<py::object>(out_arg);
   if (out.is_none()) {
     aclcpu::kernel::Dims shapes[kMaxParams];
-    aclDataType dtypes[kMaxParams] = {};
+    aclDataType dtypes[kMaxParams];
+    std::fill(dtypes, dtypes + kMaxParams, ACL_DT_UNDEFINED);  // an absent input's: promoted with none
     for (int i = 0; i < count; ++i) {
       if (by_param[i] == nullptr) continue;
       shapes[i] = aclcpu::kernel::Dims(by_param[i]->shape().data(), by_param[i]->shape().size());

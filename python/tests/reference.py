@@ -125,3 +125,35 @@ def same_bits(a, b):
     nan = np.isnan(a) & np.isnan(b)
     unsigned = f"u{a.itemsize}"
     return bool(np.all((a.view(unsigned) == b.view(unsigned)) | nan))
+
+
+def binary_cross_entropy_backward(grad, self, target, weight, reduction, dtype, on_950=False):
+    """aclnnBinaryCrossEntropyBackward per element, inputs of one dtype broadcast by numpy into self's
+    shape (weight None: ones); each step one float32 operation, narrowed once to the dtype.
+    950 (arch35): r = ((g * (x - y)) / max((1 - x) * x, 1e-12f)) * w, times cof.
+    Elsewhere (TBE): r = ((w * ((x - y) / max(x * (-x + 1), 1e-12f))) * g), times cof.
+    cof = 1 unless the mean, N = numel(self): 1.0f / float32(N) on 950, float32(1.0 / N) elsewhere.
+    np.maximum gives NaN for a NaN product where the kernel's max may give 1e-12f: that needs a NaN
+    x, whose difference (the numerator) is NaN either way."""
+    f32 = np.float32
+    shape = np.shape(self)
+    numel = int(np.prod(shape, dtype=np.int64))
+    if reduction != 1:
+        cof = f32(1)
+    elif on_950:
+        cof = f32(f32(1) / f32(numel))
+    else:
+        cof = f32(1.0 / numel)
+    x, y, g = (widen(a, dtype) for a in (self, target, grad))
+    w = f32(1) if weight is None else widen(weight, dtype)
+    one, eps = f32(1), f32(1e-12)
+    d = np.subtract(x, y, dtype=f32)
+    if on_950:
+        guard = np.maximum(np.multiply(np.subtract(one, x, dtype=f32), x, dtype=f32), eps, dtype=f32)
+        r = np.divide(np.multiply(g, d, dtype=f32), guard, dtype=f32)
+        r = np.multiply(r, w, dtype=f32)
+    else:
+        guard = np.maximum(np.multiply(x, np.add(np.negative(x), one, dtype=f32), dtype=f32), eps, dtype=f32)
+        r = np.multiply(np.multiply(w, np.divide(d, guard, dtype=f32), dtype=f32), g, dtype=f32)
+    r = np.multiply(r, cof, dtype=f32)
+    return narrow(np.broadcast_to(r, shape), dtype)

@@ -156,14 +156,33 @@ struct ElementwiseKernel {
   }
 };
 
+// The inputs a Dag's straight loops may read as one repeated value (bit i: input i): every one,
+// unless the Dag says fewer (kRepeatableInputs: an operator's declared `repeatable`, so that only
+// the layouts its calls meet are compiled); a run that repeats another one takes the strided loop.
+template <class Dag, class = void>
+struct RepeatableInputs {
+  static constexpr uint32_t kMask = ~0u;
+};
+template <class Dag>
+struct RepeatableInputs<Dag, std::void_t<decltype(Dag::kRepeatableInputs)>> {
+  static constexpr uint32_t kMask = Dag::kRepeatableInputs;
+};
+
 // The inner loops of a Dag over inputs TIn..., rounded to TCompute and stored as TStore, one per
 // layout, indexed by it.
 template <class Dag, int kScalars, typename TCompute, typename TStore, bool kStream, typename... TIn>
 struct LayoutLoops {
+  template <uint32_t kLayout>
+  static constexpr InnerLoop LoopAt() {
+    if constexpr ((kLayout & ~RepeatableInputs<Dag>::kMask) != 0) {
+      return &ElementwiseKernel<Dag, kScalars, TCompute, TStore, false, kStridedLayout, TIn...>::Loop;
+    } else {
+      return &ElementwiseKernel<Dag, kScalars, TCompute, TStore, kStream, kLayout, TIn...>::Loop;
+    }
+  }
   template <size_t... kLayout>
   static InnerLoop Pick(uint32_t layout, std::index_sequence<kLayout...>) {
-    static constexpr InnerLoop kLoops[] = {
-        &ElementwiseKernel<Dag, kScalars, TCompute, TStore, kStream, static_cast<uint32_t>(kLayout), TIn...>::Loop...};
+    static constexpr InnerLoop kLoops[] = {LoopAt<static_cast<uint32_t>(kLayout)>()...};
     return kLoops[layout];
   }
   // The loop of a layout: straight ones for the 2^inputs combinations of repeated inputs, the

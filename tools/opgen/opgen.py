@@ -336,6 +336,12 @@ class Operator:
             fail(where, "an operator is [elementwise] or [custom]")
         seam = table.get("elementwise", {})
         self.scalars = seam.get("scalars", [])
+        # The inputs its straight loops may read as one repeated value (compiled for those layouts only;
+        # a call that repeats another input runs the strided loop): all unless declared.
+        self.repeatable = seam.get("repeatable")
+        for name in self.repeatable or []:
+            if name not in self.inputs:
+                fail(where, f"repeatable: {name} is no input")
         self.single_value_input = seam.get("single_value_input")
         if self.single_value_input is not None and self.single_value_input not in self.inputs:
             fail(where, f"single_value_input {self.single_value_input} is no input")
@@ -821,12 +827,19 @@ def kernel_source(op):
         lines += [f"    case {enum}:",
                   f"      return kernel::HWY_NAMESPACE::ElementwiseLoopFor<Dag, kScalarCount, {types}>(store, stream, "
                   "layout);"]
-    lines += ["    default:", "      return nullptr;  // a dtype the declaration does not allow", "  }", "}", "",
-              "kernel::InnerLoop LoopFor(uint32_t dag, kernel::DType dtype, kernel::DType store, bool stream, "
+    lines += ["    default:", "      return nullptr;  // a dtype the declaration does not allow", "  }", "}", ""]
+    declared = "{}"
+    if op.repeatable is not None:
+        mask = sum(1 << op.inputs.index(name) for name in op.repeatable)
+        lines += [f"// The inputs the straight loops may repeat (the declaration's repeatable: {', '.join(op.repeatable)}).",
+                  "template <class Dag>", "struct Declared : Dag {",
+                  f"  static constexpr uint32_t kRepeatableInputs = {mask}u;", "};", ""]
+        declared = "Declared<{}>"
+    lines += ["kernel::InnerLoop LoopFor(uint32_t dag, kernel::DType dtype, kernel::DType store, bool stream, "
               "uint32_t layout) {",
               "  switch (dag) {"]
     for index, dag in enumerate(op.dags):
-        lines += [f"    case {index}:", f"      return LoopOf<{dag}>(dtype, store, stream, layout);"]
+        lines += [f"    case {index}:", f"      return LoopOf<{declared.format(dag)}>(dtype, store, stream, layout);"]
     lines += ["    default:", "      return nullptr;", "  }", "}", ""]
     if op.reduce:
         lines += ["// A reduction's map: the Dag's values in float32, unrounded, for runs of `layout`.",
@@ -842,7 +855,7 @@ def kernel_source(op):
                   "kernel::InnerLoop MapLoopFor(uint32_t dag, kernel::DType dtype, uint32_t layout) {",
                   "  switch (dag) {"]
         for index, dag in enumerate(op.dags):
-            lines += [f"    case {index}:", f"      return MapLoopOf<{dag}>(dtype, layout);"]
+            lines += [f"    case {index}:", f"      return MapLoopOf<{declared.format(dag)}>(dtype, layout);"]
         lines += ["    default:", "      return nullptr;", "  }", "}", ""]
     lines += ["const char* TargetName() { return hwy::TargetName(HWY_TARGET); }", "",
               "}  // namespace HWY_NAMESPACE", f"}}  // namespace {op.ns}", "}  // namespace aclcpu",
