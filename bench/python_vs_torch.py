@@ -1,8 +1,8 @@
 """aclnn_cpu against the PyTorch it runs beside: for each loss, aten's own forward and backward on
 CPU tensors (mean; the backward's gradient 0-d, as autograd passes it) against ours on the same
 tensors -- mse_loss, smooth_l1_loss (beta 1, |x - y| spread over the quadratic zone and beyond it)
-and l1_loss (aten's l1_loss is PyTorch's composition of sub, abs and mean; it has no l1_loss_backward
-operator, so that cell prints "-"); FLOAT, FLOAT16 and BF16, 1K to 16M elements, 1 and 2 threads
+l1_loss (aten's l1_loss is PyTorch's composition of sub, abs and mean; it has no l1_loss_backward
+operator, so that cell prints "-") and binary_cross_entropy's backward (no weight; x and y in [0, 1)); FLOAT, FLOAT16 and BF16, 1K to 16M elements, 1 and 2 threads
 (torch.set_num_threads sets both: one OpenMP runtime in the process), calls interleaved. Each side
 allocates its result, as a caller of either would.
 
@@ -46,6 +46,10 @@ LOSSES = (
     ("l1_loss", lambda x, y: _core.l1_loss(x, y, MEAN),
      lambda g, x, y: _core.l1_loss_backward(g, x, y, MEAN),
      lambda x, y: torch.ops.aten.l1_loss(x, y, MEAN), None, 1.0),
+    # Its backward only (the forward is not one of ours): x in [0, 1) as probabilities, no weight.
+    ("binary_cross_entropy", None,
+     lambda g, x, y: _core.binary_cross_entropy_backward(g, x, y, None, MEAN), None,
+     lambda g, x, y: torch.ops.aten.binary_cross_entropy_backward(g, x, y, None, MEAN), 1.0),
 )
 
 
@@ -74,7 +78,9 @@ def table(generator, name, forward, backward, torch_forward, torch_backward, spr
                 x = (torch.rand(numel, generator=generator) * spread).to(dtype)
                 y = torch.rand(numel, generator=generator).to(dtype)
                 grad = torch.ones((), dtype=dtype)
-                calls = {"forward ours": lambda: forward(x, y), "backward ours": lambda: backward(grad, x, y)}
+                calls = {"backward ours": lambda: backward(grad, x, y)}
+                if forward is not None:
+                    calls["forward ours"] = lambda: forward(x, y)
                 if theirs["forward"]:
                     calls["forward torch"] = lambda: torch_forward(x, y)
                 if theirs["backward"]:
@@ -83,8 +89,10 @@ def table(generator, name, forward, backward, torch_forward, torch_backward, spr
                 result = interleaved(calls, rounds=9 if numel >= 1 << 24 else 15, per_round=per_round)
                 cells = []
                 for op in ("forward", "backward"):
-                    ours = result[f"{op} ours"]
-                    if theirs[op]:
+                    ours = result.get(f"{op} ours")
+                    if ours is None:
+                        cells += ["-", "-", "-"]
+                    elif theirs[op]:
                         torch_time = result[f"{op} torch"]
                         cells += [f"{ours:.2f}", f"{torch_time:.2f}", f"{torch_time / ours:.2f}x"]
                     else:
