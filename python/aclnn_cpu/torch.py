@@ -2,8 +2,8 @@
 
 ``enable()`` / ``disable()`` and the context manager ``npu_numerics()`` route PyTorch's own aten
 operators that an aclnn API computes with the same arguments (``aten::mse_loss``,
-``aten::mse_loss_backward``, ``aten::smooth_l1_loss``, ``aten::smooth_l1_loss_backward``: the
-operators' declarations name them) on CPU tensors of float32,
+``aten::mse_loss_backward``, ``aten::smooth_l1_loss``, ``aten::binary_cross_entropy_backward``, ...:
+the operators' declarations name them) on CPU tensors of float32,
 float16 and bfloat16 to those APIs, so that an unmodified script (``nn.MSELoss``,
 ``F.mse_loss(...).backward()``) gets the NPU's numbers -- in bfloat16 and float16 too. Other dtypes
 keep PyTorch's kernels. ``mse_loss(input, target, reduction="mean")`` is a differentiable MSE loss
