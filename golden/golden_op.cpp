@@ -58,11 +58,24 @@ std::unique_ptr<GoldenOutput> MakeGolden(const std::string& op, Call call, std::
   }
   std::vector<std::vector<int64_t>> shapes;
   for (const View& input : call.inputs) shapes.push_back(input.shape);
-  if (!BroadcastShape(shapes, &call.out_shape)) {
+  const bool broadcasts = BroadcastShape(shapes, &call.out_shape);
+  if (found->make != nullptr && !broadcasts) {
     *why = "the input shapes do not broadcast";
     return nullptr;
   }
   if (found->make != nullptr) return found->make(call, why);
+  // An elementwise call with an empty input computes nothing: ops-nn's aclnn layers return before
+  // any kernel, some having checked no shape then (BinaryCrossEntropyBackward's, for an empty self).
+  // A reduction's mean or sum of nothing is written (below).
+  const bool reducing = found->reduce != nullptr && found->reduce(call).reduce;
+  for (const View& input : call.inputs) {
+    if (reducing || Count(input.shape) != 0) continue;
+    return std::make_unique<Unwritten>(call.out_dtype, broadcasts ? call.out_shape : input.shape);
+  }
+  if (!broadcasts) {
+    *why = "the input shapes do not broadcast";
+    return nullptr;
+  }
   if (found->reduce != nullptr) {
     const ReduceSpec spec = found->reduce(call);
     if (spec.reduce) return MakeReduceGolden(std::move(call), spec, found->values);

@@ -4,9 +4,9 @@
 // and scalar lists) with their sizes and destroys.
 //
 // Each input is decoded (format below) into up to four aclrtMalloc buffers (some freed before phase
-// one), an API, its attributes, and the tensors of one call (kSlots of them, the most tensor
-// parameters an API takes; an API of T takes the last T, in its order; the others may share their
-// handles or memory): rank 0-9, any dims (0, huge, overflowing products), strides (null, 0, huge),
+// one), an API, its attributes, and the tensors of one call (kSlots of them, or as many as the
+// API's tensor parameters when it has more; an API of T takes the last T, in its order; the others
+// may share their handles or memory): rank 0-9, any dims (0, huge, overflowing products), strides (null, 0, huge),
 // offsets, storage dims, dtypes and formats (invalid enum values too), data pointers inside, at the
 // end of, outside or in freed buffers, null or destroyed tensors, and out the same handle as an
 // input or a view sharing its memory; and attributes of any value.
@@ -35,7 +35,7 @@
 //   each attribute parameter of the API, in its order: an enum or an int: u8 r: r < 0xF0: r % its
 //     values' count (3 for an int); r < 0xF8: r - 0xF0 - 2 (-2..5); else an i64 follows; a float:
 //     u32 bits; a bool: u8 & 1
-//   kSlots tensors, each: u8 mode = m % 16
+//   max(kSlots, the API's tensor parameters) tensors, each: u8 mode = m % 16
 //     12: null; 13: u8 k, the handle of earlier tensor k % i (null for the first);
 //     15: u8 k, u8 dtype: a new descriptor with earlier tensor k % i's view and memory, the dtype
 //         from the table (null for the first);
@@ -71,7 +71,8 @@ namespace {
 constexpr int kMaxBuffers = 4;
 constexpr int64_t kMaxComputed = int64_t{1}
                                  << 15;  // elements computed (out's, or the broadcast's); more are not launched
-constexpr int kSlots = 4;                // the most tensor parameters an API takes (checked at start)
+constexpr int kSlots = 4;                // the tensors of a call of fewer tensor parameters (the seeds' format)
+constexpr int kMaxSlots = 6;  // the most tensor parameters an API takes (PhaseOne::kMaxParams; checked at start)
 
 // API_FUZZER_TRACE=1 in the environment: one line per phase one and launch on stderr (for seeds).
 bool Tracing() {
@@ -1009,7 +1010,8 @@ void RunOne(const uint8_t* data, size_t size) {
   call.api = &api;
   int tensor_count = 0;
   for (int p = 0; p < api.param_count; ++p) tensor_count += api.params[p].kind != aclcpu::ParamKind::kAttribute;
-  int next_slot = kSlots - tensor_count;
+  const int slot_count = std::max(kSlots, tensor_count);
+  int next_slot = slot_count - tensor_count;
   for (int p = 0; p < api.param_count; ++p) {
     const bool attribute = api.params[p].kind == aclcpu::ParamKind::kAttribute;
     call.slot_of.push_back(attribute ? -1 : next_slot++);
@@ -1018,9 +1020,9 @@ void RunOne(const uint8_t* data, size_t size) {
   }
   static char host[4096];  // memory that no aclrtMalloc gave
 
-  Slot slots[kSlots];
+  Slot slots[kMaxSlots];
   call.slots = slots;
-  for (int i = 0; i < kSlots; ++i) {
+  for (int i = 0; i < slot_count; ++i) {
     const uint8_t mode = in.U8() % 16;
     if (mode == 12) continue;  // null
     if (mode == 13) {          // an earlier tensor's handle again
@@ -1260,8 +1262,8 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   for (const aclcpu::ApiOp* api : aclcpu::ApiOps()) {
     int tensors = 0;
     for (int p = 0; p < api->param_count; ++p) tensors += api->params[p].kind != aclcpu::ParamKind::kAttribute;
-    if (tensors > kSlots) {
-      std::fprintf(stderr, "api_fuzzer: %s takes %d tensors, more than the %d slots\n", api->name, tensors, kSlots);
+    if (tensors > kMaxSlots) {
+      std::fprintf(stderr, "api_fuzzer: %s takes %d tensors, more than the %d slots\n", api->name, tensors, kMaxSlots);
       std::abort();
     }
   }

@@ -252,6 +252,12 @@ SEEDS = {
     + tensor([0], dtype=FLOAT16, strides=[0], buf=1, raw_dims=bytes([0xE2]))
     + tensor([], buf=2)
     + tensor([], buf=3),
+    # MseLoss reads a FLOAT16 self in place, but ops-nn's layer casts it first: refused the same way.
+    "invalid_mse_loss_cast_copy_past_int64_bytes": header([(64, False)] * 4, reduction=2, op=MSE_LOSS)
+    + tensor([1], buf=0)
+    + tensor([0], dtype=FLOAT16, strides=[0], buf=1, raw_dims=bytes([0xE2]))
+    + tensor([1], buf=2)
+    + tensor([], buf=3),
     # A transposed self of a mean is copied contiguous first, its workspace a launch must be given
     # in full ...
     "valid_mse_loss_transposed_self_staged": header([(64, False), (128, False), (128, False), (64, False)],

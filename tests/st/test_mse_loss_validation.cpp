@@ -695,3 +695,24 @@ TEST_F(MseLossValidation, LaunchOnADeadStreamOrAfterTheMemoryWasFreed) {
 }
 
 }  // namespace
+
+namespace {
+
+// A FLOAT16 self of 2^62 elements on a few bytes (stride 0) beside a FLOAT target: ops-nn's aclnn
+// layer casts it to FLOAT first (aclnn_mse_loss.cpp: l0op::Contiguous, l0op::Cast), 2^64 bytes, and
+// gets no tensor: 561103. Ours reads it in place, but refuses as ops-nn's does; 2^59 is planned.
+TEST_F(MseLossValidation, ACastCopyOfMoreBytesThanInt64Counts) {
+  void* memory = Memory(16);
+  const aclTensor* target = Raw({1}, {1}, 0, {1}, ACL_FORMAT_ND, Memory(4));
+  aclTensor* out = Raw({}, {}, 0, {1}, ACL_FORMAT_ND, Memory(4));
+  const aclTensor* huge = Raw({int64_t{1} << 62}, {0}, 0, {1}, ACL_FORMAT_ND, memory, ACL_FLOAT16);
+  for (int64_t reduction : {1, 2}) {
+    EXPECT_FAILS(PhaseOne(kApis[0], huge, target, reduction, out), ACLNN_ERR_INNER_NULLPTR,
+                 "aclnnMseLossGetWorkspaceSize: the contiguous FLOAT copy of self [4611686018427387904] has more "
+                 "bytes than int64 counts");
+  }
+  const aclTensor* large = Raw({int64_t{1} << 59}, {0}, 0, {1}, ACL_FORMAT_ND, memory, ACL_FLOAT16);
+  EXPECT_EQ(PhaseOne(kApis[0], large, target, 2, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+}
+
+}  // namespace

@@ -350,15 +350,11 @@ StagedInput PhaseOne::StageCast(int param, kernel::TensorView* view, kernel::DTy
   // A view of fewer bytes than elements (stride 0) may have more elements than its copy's bytes
   // can count: ops-nn's aclnn layer then gets no tensor from l0op::Contiguous or l0op::Cast and
   // returns ACLNN_ERR_INNER_NULLPTR (loss/lp_loss/op_api/aclnn_l1_loss.cpp); Publish refuses so.
-  int64_t numel = 0, bytes = 0;
-  const bool counted =
-      kernel::CheckedNumel(view->shape, &numel) && kernel::CheckedMul(numel, kernel::ElementSize(to), &bytes);
-  if (!counted) {
-    ReserveWorkspace(UINT64_MAX);
-    Fail(ACLNN_ERR_INNER_NULLPTR, std::string("the contiguous ") + kernel::DTypeName(to) + " copy of " + name(param) +
-                                      " " + kernel::ShapeToString(view->shape) + " has more bytes than int64 counts");
+  if (CheckCastCopy(param, view->shape, to) != ACLNN_SUCCESS) {
+    workspace_size_ = kMaxWorkspace + 1;               // Publish refuses the call (WorkspaceStatus)
     return StagedInput{param, kernel::CopyPlan(), 0};  // never launched
   }
+  const int64_t bytes = kernel::Numel(view->shape) * kernel::ElementSize(to);  // counted just above
   kernel::IntegerType integer;
   const kernel::CopyPlan copy = kernel::IntegerTypeFromAcl(tensor(param).dtype, &integer)
                                     ? kernel::PlanIntegerCast(integer, view->shape, view->strides, to, KernelPlatform())
@@ -367,6 +363,16 @@ StagedInput PhaseOne::StageCast(int param, kernel::TensorView* view, kernel::DTy
   view->strides = CopyStrides(param);  // the kernel reads the copy
   view->dtype = to;
   return entry;
+}
+
+aclnnStatus PhaseOne::CheckCastCopy(int param, kernel::Dims shape, kernel::DType to) const {
+  int64_t numel = 0, bytes = 0;
+  if (kernel::CheckedNumel(shape, &numel) && kernel::CheckedMul(numel, kernel::ElementSize(to), &bytes)) {
+    return ACLNN_SUCCESS;
+  }
+  return Fail(ACLNN_ERR_INNER_NULLPTR, std::string("the contiguous ") + kernel::DTypeName(to) + " copy of " +
+                                           name(param) + " " + kernel::ShapeToString(shape) +
+                                           " has more bytes than int64 counts");
 }
 
 kernel::Dims PhaseOne::CopyStrides(int param) {

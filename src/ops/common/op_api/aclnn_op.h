@@ -205,6 +205,11 @@ class PhaseOne {
   // kernel::PlanIntegerCast rounds); *view (its shape and strides; its dtype is read only for a
   // floating param) becomes the copy's.
   StagedInput StageCast(int param, kernel::TensorView* view, kernel::DType to);
+  // Whether a contiguous copy of param's view (of `shape`) as `to` has bytes int64 counts: ops-nn's
+  // aclnn layer gets no tensor from l0op::Contiguous or l0op::Cast otherwise and returns
+  // ACLNN_ERR_INNER_NULLPTR (561103), as this does, with a message. StageCast checks it; a kernel
+  // that reads another dtype in place (MseLoss's) asks it where ops-nn's layer would cast.
+  aclnnStatus CheckCastCopy(int param, kernel::Dims shape, kernel::DType to) const;
   // The strides of a contiguous copy of param's view, held by the call: for the views that read
   // such a copy (a staged input, an out computed in the workspace).
   kernel::Dims CopyStrides(int param);

@@ -64,6 +64,14 @@ aclnnStatus Launch(Api api, opapi::PhaseOne& call, const Checked& checked, uint6
   call.View(P::kOut, &tiling_input.y);
   tiling_input.y.dtype = kernel::PromoteTypes(tiling_input.predict.dtype, tiling_input.label.dtype);
   tiling_input.store_dtype = call.dtype(P::kOut);
+  // The kernel reads a FLOAT16 or BF16 input beside a FLOAT one in place; ops-nn's aclnn layer casts
+  // it first (aclnn_mse_loss.cpp: l0op::Contiguous, l0op::Cast), which fails past int64's bytes.
+  if (!empty) {
+    for (int param : {P::kSelf, P::kTarget}) {
+      if (call.dtype(param) == tiling_input.y.dtype) continue;
+      if (aclnnStatus status = call.CheckCastCopy(param, call.shape(param), tiling_input.y.dtype)) return status;
+    }
+  }
   tiling_input.reduction = reduction;
   tiling_input.fused = true;
   tiling_input.reduce_axis0 = axis0 && !none;
