@@ -2,7 +2,7 @@
 # way a CANN user does (ASCEND_CUSTOM_PATH, libraries by path) and the backward's also through
 # find_package(AclnnCpu), runs each, and checks what it prints: examples/mse_loss_backward,
 # examples/mse_loss (aclnnMseLoss and aclnnMseLossOut), examples/l1_loss_backward,
-# examples/smooth_l1_loss_backward, examples/binary_cross_entropy_backward and
+# examples/smooth_l1_loss_backward, examples/binary_cross_entropy_backward, examples/kl_div_backward and
 # examples/training_step; with PYTHON (the
 # interpreter the module was built for), examples/python through set_env.sh's PYTHONPATH. A cross
 # build passes its toolchain file (TOOLCHAIN_FILE), so
@@ -88,6 +88,11 @@ build_and_run(smooth_l1_loss_backward ${SOURCE_DIR}/examples/smooth_l1_loss_back
 set(bce "result[0] is: -0.095238\nresult[1] is: -0.095238\nresult[2] is: -0.095238\nresult[3] is: -0.095238\n")
 build_and_run(binary_cross_entropy_backward ${SOURCE_DIR}/examples/binary_cross_entropy_backward
               test_aclnn_binary_cross_entropy_backward "${bce}")
+
+# aclnnKlDivBackward, the call ops-nn's example documents: gradOutput = target = {2, 3, 5, 8}, none,
+# logTarget false: -gradOutput * target, exact on every kernel.
+set(kl_div "result[0] is: -4.000000\nresult[1] is: -9.000000\nresult[2] is: -25.000000\nresult[3] is: -64.000000\n")
+build_and_run(kl_div_backward ${SOURCE_DIR}/examples/kl_div_backward test_aclnn_kl_div_backward "${kl_div}")
 
 # The training step: the loss falls at every step (w and b approach 2 and 1). Every number is
 # determined: the operators' results are bit-exact and the example's host arithmetic exact.

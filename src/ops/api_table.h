@@ -21,8 +21,9 @@ struct ApiParam {
   const char* name;    // as the API documents it: "gradOutput"
   const char* python;  // the Python function's: "grad_output"
   ParamKind kind;
-  int index;      // kInput and kOutput: the operand (OperatorInfo::operands); kAttribute: the attribute
-  bool optional;  // an input the caller may pass as null (it reads as ones)
+  int index;        // kInput and kOutput: the operand (OperatorInfo::operands); kAttribute: the attribute
+  bool optional;    // an input the caller may pass as null (it reads as ones)
+  const char* atk;  // as ops-nn's ATK case lists name it: name, or "grad_output" (aclnnKlDivBackward's)
 };
 
 // One argument of a generic call, in the API's order: a tensor, or an attribute's value.
@@ -53,6 +54,16 @@ struct ApiCheck {
   int count;
   int into;
   const char* rule;
+  int otherwise;  // kAttribute: the value a number out of range stands for (-1: it is refused)
+};
+
+// The dtype an API computes in when its declaration gives it as `compute = {same, keep, otherwise}`:
+// keep when the parameters params lists all have it, else otherwise (count 0: by its promotion).
+struct ComputeSame {
+  const int* params = nullptr;
+  int count = 0;
+  aclDataType keep = ACL_DT_UNDEFINED;
+  aclDataType otherwise = ACL_DT_UNDEFINED;
 };
 
 struct ApiOp {
@@ -78,6 +89,7 @@ struct ApiOp {
   // Per attribute of op: the value the API passes it where no parameter does (aclnnL1Loss's LpLoss
   // p = 1, the declaration's `fixed`); unread for an attribute a parameter passes.
   const AttrValue* fixed_values;
+  ComputeSame compute_same;
 
   // The index of the output parameter; of the parameter that passes an operand or an attribute
   // (-1: none does).

@@ -542,6 +542,12 @@ struct Call {
 
 // The dtype the call's inputs promote to (ACL_DT_UNDEFINED for none), as the API layer promotes.
 aclDataType PromotedInputDtype(const Call& call) {
+  const aclcpu::ComputeSame& same = call.api->compute_same;
+  if (same.count > 0) {  // the declared keep when every listed parameter has it, else otherwise
+    bool kept = true;
+    for (int k = 0; k < same.count; ++k) kept = kept && call.spec(same.params[k]).dtype == same.keep;
+    return kept ? same.keep : same.otherwise;
+  }
   std::vector<aclDataType> dtypes;
   for (int p = 0; p < call.api->param_count; ++p) {
     if (call.input(p)) dtypes.push_back(call.spec(p).dtype);
@@ -586,9 +592,9 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
       case aclcpu::CheckKind::kAttribute: {
         const aclcpu::AttrDeclaration& attribute = api.op->attributes[api.params[first].index];
         const int64_t value = call.values[static_cast<size_t>(first)].integer;
-        if (attribute.kind == aclcpu::AttrKind::kEnum && (value < 0 || value >= attribute.enum_type->count)) {
-          v.Invalid(std::string(attribute.name) + " value");
-        }
+        const bool out_of_range =
+            attribute.kind == aclcpu::AttrKind::kEnum && (value < 0 || value >= attribute.enum_type->count);
+        if (out_of_range && check.otherwise < 0) v.Invalid(std::string(attribute.name) + " value");
         break;
       }
       case aclcpu::CheckKind::kPromote: {
@@ -906,7 +912,18 @@ bool Expected(const Call& call, const Input& input, golden::Tensor* expected) {
   for (int p = 0; p < api.param_count; ++p) {
     const aclcpu::ApiParam& param = api.params[p];
     if (param.kind == aclcpu::ParamKind::kAttribute) {
-      golden_call.attributes[static_cast<size_t>(param.index)] = call.values[static_cast<size_t>(p)];
+      aclcpu::AttrValue value = call.values[static_cast<size_t>(p)];
+      const aclcpu::AttrDeclaration& attribute = api.op->attributes[param.index];
+      for (int c = 0; c < api.check_count; ++c) {  // a number out of range the API reads as a value
+        const aclcpu::ApiCheck& check = api.checks[c];
+        const bool out_of_range = attribute.kind == aclcpu::AttrKind::kEnum &&
+                                  (value.integer < 0 || value.integer >= attribute.enum_type->count);
+        if (check.kind == aclcpu::CheckKind::kAttribute && check.params[0] == p && check.otherwise >= 0 &&
+            out_of_range) {
+          value.integer = check.otherwise;
+        }
+      }
+      golden_call.attributes[static_cast<size_t>(param.index)] = value;
     }
     if (!call.input(p)) continue;  // an absent input stays 0-d with no data: it reads as ones
     const Spec& spec = call.spec(p);

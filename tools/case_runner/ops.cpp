@@ -32,7 +32,7 @@ std::vector<std::unique_ptr<OpInfo>> MakeOps() {
                                               kernel});
     for (int i = 0; i < info.input_count; ++i) {
       const int param = api->param_of(aclcpu::ParamKind::kInput, i);
-      op->inputs.push_back({param >= 0 ? api->params[param].name : info.operands[i], info.operands[i]});
+      op->inputs.push_back({param >= 0 ? api->params[param].atk : info.operands[i], info.operands[i]});
     }
     ops.push_back(std::move(op));
   }
@@ -141,7 +141,7 @@ std::string ApiOpNames(bool with_inputs) { return OpNames(OpsOfLevel(true), true
 const aclcpu::AttrDeclaration* FindAttribute(const OpInfo& op, const std::string& name) {
   for (int p = 0; p < op.api->param_count; ++p) {
     const aclcpu::ApiParam& param = op.api->params[p];
-    if (param.kind == aclcpu::ParamKind::kAttribute && name == param.name) return &op.info->attributes[param.index];
+    if (param.kind == aclcpu::ParamKind::kAttribute && name == param.atk) return &op.info->attributes[param.index];
   }
   return nullptr;
 }

@@ -160,6 +160,7 @@ class Param:
     def __init__(self, table, op, where):
         self.name = table.get("name") or fail(where, "a parameter has no name")
         self.python = table.get("python", self.name)
+        self.atk = table.get("atk", self.name)  # its name in ops-nn's ATK case lists, where not name
         kinds = [k for k in ("input", "output", "attribute") if k in table]
         if len(kinds) != 1:
             fail(where, f"parameter {self.name} names one of input, output or attribute")
@@ -253,16 +254,30 @@ class Api:
                     fail(where, f"{kind} comes after a broadcast check")
                 if kind == "out_shape":
                     self.out_shape = shape_rule(check, op.attributes, where)
-            elif kind == "attribute" and check["attribute"] not in [a.name for a in op.attributes]:
-                fail(where, f"check {check}: no attribute {check['attribute']}")
+            elif kind == "attribute":
+                attribute = next((a for a in op.attributes if a.name == check["attribute"]), None)
+                if attribute is None:
+                    fail(where, f"check {check}: no attribute {check['attribute']}")
+                if "otherwise" in check and (attribute.enum is None or check["otherwise"] not in attribute.enum.values):
+                    fail(where, f"check {check}: otherwise names a value of an enum attribute")
         out_dtype = table.get("out_dtype")
         compute = table.get("compute")
+        # compute: "promoted"; a parameter's name (its dtype); or {same = [parameters], keep = dtype,
+        # otherwise = dtype}: keep when the parameters all have it, else otherwise (aclnnKlDivBackward's:
+        # FLOAT16 when all three are, else FLOAT).
+        self.compute_same = None
         if op.elementwise:
-            if compute == "promoted":
+            if isinstance(compute, dict):
+                same, keep, otherwise = compute.get("same", []), compute.get("keep", []), compute.get("otherwise")
+                if not same or any(n not in names for n in same) or otherwise not in DTYPES or \
+                        keep not in DTYPES or set(compute) - {"same", "keep", "otherwise"}:
+                    fail(where, "compute = {same = [parameters], keep = dtype, otherwise = dtype}")
+                self.compute_same = (same, keep, otherwise)
+            elif compute == "promoted":
                 if not self.promote:
                     fail(where, "compute = promoted needs a promote check")
             elif compute not in names:
-                fail(where, "compute is promoted or a parameter's name")
+                fail(where, "compute is promoted, a parameter's name or {same, keep, otherwise}")
             self.compute = compute
         if out_dtype is None:
             out_dtype = {"promote": self.promote} if compute == "promoted" else compute
@@ -342,6 +357,11 @@ class Operator:
         for name in self.repeatable or []:
             if name not in self.inputs:
                 fail(where, f"repeatable: {name} is no input")
+        # Highway's own headers its Dags use (hwy/contrib/math/math-inl.h for Exp), per SIMD target.
+        self.simd_headers = seam.get("headers", [])
+        for header in self.simd_headers:
+            if not header.startswith("hwy/contrib/"):
+                fail(where, f"headers: {header} is none of Highway's contrib headers")
         self.single_value_input = seam.get("single_value_input")
         if self.single_value_input is not None and self.single_value_input not in self.inputs:
             fail(where, f"single_value_input {self.single_value_input} is no input")
@@ -585,7 +605,11 @@ def check_code(op, api, check, t, broadcast):
         param = next(p for p in api.attribute_params if p.attribute is attribute)
         if attribute.enum is None:
             return [f"checked.attributes.{attribute.name} = {attribute.from_value(f'attribute_values[{attribute.index}]')};"]
-        return [f"if ({param.name} < 0 || {param.name} >= {attribute.enum.family}::k{attribute.type}Type.count) {{",
+        out_of_range = f"{param.name} < 0 || {param.name} >= {attribute.enum.family}::k{attribute.type}Type.count"
+        if "otherwise" in check:  # a number out of range stands for this value (the API checks none)
+            return [f"checked.attributes.{attribute.name} = {out_of_range} ? {attribute.cpp_type()}::"
+                    f"k{camel(check['otherwise'])} : static_cast<{attribute.cpp_type()}>({param.name});"]
+        return [f"if ({out_of_range}) {{",
                 f"  return call.Fail(ACLNN_ERR_PARAM_INVALID, InvalidEnumNumber(kAttributes[{attribute.index}], "
                 f"{param.name}));", "}",
                 f"checked.attributes.{attribute.name} = static_cast<{attribute.cpp_type()}>({param.name});"]
@@ -672,7 +696,12 @@ def phase_one(op, api, absent):
         lines += [f"  if ({empty}) return call.FinishEmpty(workspace_size, executor);  // nothing to compute"]
         if op.routes:
             lines.append("  checked.attributes.route = RouteOf(call);")
-        compute = "checked.promoted" if api.compute == "promoted" else f"call.dtype({t(api.compute)})"
+        if api.compute_same is not None:
+            same, keep, otherwise = api.compute_same
+            kept = " && ".join(f"call.dtype({t(n)}) == {DTYPES[keep][0]}" for n in same)
+            compute = f"{kept} ? {DTYPES[keep][0]} : {DTYPES[otherwise][0]}"
+        else:
+            compute = "checked.promoted" if api.compute == "promoted" else f"call.dtype({t(api.compute)})"
         lines += ["  opapi::ElementwiseLaunch launch;", "  launch.num_inputs = kInputCount;"]
         for p in inputs:
             where = "opapi::kAbsentInput" if p.name in absent else t(p.name)
@@ -812,7 +841,8 @@ def kernel_source(op):
              "// (kernel/elementwise_simd-inl.h), compiled for every SIMD target Highway knows and chosen at run",
              "// time, for each dtype the declaration allows; the tiling key picks the variant.",
              "#undef HWY_TARGET_INCLUDE", f'#define HWY_TARGET_INCLUDE "{path}"',
-             "#include <hwy/foreach_target.h>  // IWYU pragma: keep", "#include <hwy/highway.h>", "",
+             "#include <hwy/foreach_target.h>  // IWYU pragma: keep", "#include <hwy/highway.h>",
+             *[f"#include <{header}>" for header in op.simd_headers], "",
              '#include "kernel/elementwise_simd-inl.h"', '#include "kernel/float_convert.h"',
              f'#include "{op.dir}/{op.ns}_op.h"', "", "HWY_BEFORE_NAMESPACE();", "namespace aclcpu {",
              f"namespace {op.ns} {{", "namespace HWY_NAMESPACE {", "", "namespace hn = hwy::HWY_NAMESPACE;", "",
@@ -908,7 +938,7 @@ def api_table(operators):
             params = ", ".join(
                 f"{{{c_string(p.name)}, {c_string(p.python)}, ParamKind::k{p.kind.capitalize()}, "
                 f"{op.ns + '::' + op.operand_enum(p.operand) if p.tensor else p.attribute.index}, "
-                f"{'true' if p.operand in op.optional else 'false'}}}" for p in api.params)
+                f"{'true' if p.operand in op.optional else 'false'}, {c_string(p.atk)}}}" for p in api.params)
             checks = []
             for check in api.checks:
                 kind = next(k for k in CHECKS if k in check)
@@ -921,12 +951,22 @@ def api_table(operators):
                 indices = [api.param_index(n) for n in names]
                 into = api.param_index(check["into"]) if "into" in check else -1
                 rule = c_string(check["rule"]) if "rule" in check else "nullptr"
+                otherwise = -1
+                if "otherwise" in check:
+                    attribute = next(a for a in op.attributes if a.name == check["attribute"])
+                    otherwise = attribute.enum.values.index(check["otherwise"])
                 checks.append(f"{{CheckKind::k{camel(kind)}, {{{', '.join(map(str, indices))}}}, {len(indices)}, {into}, "
-                              f"{rule}}}")
+                              f"{rule}, {otherwise}}}")
             broadcast = ", ".join(str(api.param_index(n)) for n in api.broadcast)
             promote = ", ".join(str(api.param_index(n)) for n in api.out_dtype)
             # Per attribute: the value the API passes it where no parameter does, else a zero.
             fixed = ", ".join(api.fixed.get(i, "AttrValue{}") for i in range(len(op.attributes)))
+            compute_same = "{}"
+            if api.compute_same is not None:
+                same, keep, otherwise = api.compute_same
+                acl = {"FLOAT": "ACL_FLOAT", "FLOAT16": "ACL_FLOAT16", "BF16": "ACL_BF16"}
+                lines.append(f"constexpr int {prefix}ComputeSame[] = {{{', '.join(str(api.param_index(n)) for n in same)}}};")
+                compute_same = f"{{{prefix}ComputeSame, {len(same)}, {acl[keep]}, {acl[otherwise]}}}"
             lines += [f"aclnnStatus {api.short}PhaseOne(const ApiArg* args, uint64_t* workspace_size, "
                       "aclOpExecutor** executor) {",
                       f"  return {api.name}GetWorkspaceSize({', '.join(args)}, workspace_size, executor);", "}",
@@ -939,7 +979,7 @@ def api_table(operators):
                       f"{c_string(api.case_name)}, {c_string(api.python)}, &{op.ns}::kOperator, {prefix}Params, "
                       f"{len(api.params)}, {api.out_shape}, {prefix}Broadcast, {len(api.broadcast)}, {prefix}Promote, "
                       f"{len(api.out_dtype)}, {prefix}Checks, {len(checks)}, &{api.short}PhaseOne, &{api.name}, "
-                      f"{prefix + 'Fixed' if op.attributes else 'nullptr'}}};", ""]
+                      f"{prefix + 'Fixed' if op.attributes else 'nullptr'}, {compute_same}}};", ""]
             entries.append(f"&{prefix}Api")
     lines += ["}  // namespace", "", "const std::vector<const ApiOp*>& ApiOps() {",
               f"  static const std::vector<const ApiOp*> ops = {{{', '.join(entries)}}};", "  return ops;", "}", "",
