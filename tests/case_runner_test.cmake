@@ -434,7 +434,7 @@ elseif(MODE STREQUAL "ttk_forms")
          "\nUNREADABLE [^\n]*kernel_forms.csv line 16: field input_data_ranges: 3 ranges for 2 inputs \\(predict and label\\). TTK marks such a row invalid \\(CASE_FIELD_AMBIGUOUS\\)\n"
          "\nUNREADABLE [^\n]*kernel_forms.csv line 17: field input_data_ranges: label: None, which TTK gives only an absent optional input"
          "\ntol_two_pairs \\([^\n]*\\): mse_loss "
-         "\nUNREADABLE [^\n]*kernel_forms.csv line 19: field op_name: \"kl_div_loss_grad\" is not an operator this runner knows"
+         "\nUNREADABLE [^\n]*kernel_forms.csv line 19: field op_name: \"soft_margin_loss_grad\" is not an operator this runner knows"
          "\nUNREADABLE [^\n]*aclnn_level.csv line 2: field api_name: aclnnFusedCrossEntropyLossWithMaxSum is not an operator this runner knows \\(its APIs: "
          "\nUNREADABLE [^\n]*aclnn_level.csv line 3: field api_name: aclnnMseLoss: rows of TTK's aclnn-level tables \\(api_name, tensor_view_shapes, ...\\) are not run yet"
          "\nmse_loss_disabled \\([^\n]*aclnn_level.csv line 4\\): disabled\n"

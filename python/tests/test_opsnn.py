@@ -150,6 +150,7 @@ def test_kernel_level_rules():
     assert opsnn.__golden__ == {
         "kernel": {
             "binary_cross_entropy_grad": "binary_cross_entropy_grad_golden",
+            "kl_div_loss_grad": "kl_div_loss_grad_golden",
             "mse_loss": "mse_loss_golden",
             "mse_loss_grad": "mse_loss_grad_golden",
             "l1_loss_grad": "l1_loss_grad_golden",

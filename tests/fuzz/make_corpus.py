@@ -32,9 +32,9 @@ def dim(value):
     return bytes([0xC0 + (value - 0xC0 % 17) % 17])
 
 
-BACKWARD, MSE_LOSS, MSE_LOSS_OUT, L1_BACKWARD, L1_LOSS, BCE_BACKWARD = (API_INDEX[name] for name in (
+BACKWARD, MSE_LOSS, MSE_LOSS_OUT, L1_BACKWARD, L1_LOSS, BCE_BACKWARD, KL_DIV_BACKWARD = (API_INDEX[name] for name in (
     "aclnnMseLossBackward", "aclnnMseLoss", "aclnnMseLossOut", "aclnnL1LossBackward", "aclnnL1Loss",
-    "aclnnBinaryCrossEntropyBackward"))
+    "aclnnBinaryCrossEntropyBackward", "aclnnKlDivBackward"))
 
 
 def header(buffers, reduction=1, flags=0, raw_reduction=None, op=BACKWARD):
@@ -107,6 +107,21 @@ SEEDS = {
     + tensor([3], dtype=FLOAT16, buf=2)
     + null_tensor()
     + tensor([2, 3], buf=3),
+    # gradOutput, self, target, out; reduction then logTarget (one byte each): batchmean of exp(target),
+    # FLOAT16 steps on the TBE kernel.
+    "valid_kl_div_backward_log_target_batchmean": header([(64, False)] * 4, reduction=3, op=KL_DIV_BACKWARD)
+    + bytes([1])
+    + tensor([], dtype=FLOAT16, buf=0)
+    + tensor([2, 3], dtype=FLOAT16, buf=1)
+    + tensor([3], dtype=FLOAT16, buf=2)
+    + tensor([2, 3], dtype=FLOAT16, buf=3),
+    # A reduction number out of 0-3 (5) is none: ops-nn checks none.
+    "valid_kl_div_backward_reduction_5_is_none": header([(64, False)] * 4, raw_reduction=0xF7, op=KL_DIV_BACKWARD)
+    + bytes([0])
+    + tensor([2, 3], dtype=BF16, buf=0)
+    + tensor([2, 3], buf=1)
+    + tensor([1, 3], dtype=FLOAT16, buf=2)
+    + tensor([2, 3], dtype=BF16, buf=3),
     "valid_float_mean": header([(128, False)] * 4, reduction=1)
     + b"".join(tensor([4, 5], buf=i) for i in range(4)),
     "valid_broadcast_fp16_out_fp32": header([(64, False)] * 4, reduction=0)

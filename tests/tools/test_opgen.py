@@ -110,7 +110,7 @@ def test_an_attribute_the_api_fixes(tmp_path):
                    check=True)
     table = (out / "api_table.cpp").read_text()
     assert "const AttrValue kTwiceFixed[] = {AttrValue{static_cast<int64_t>(3), 0.0}, AttrValue{}};" in table
-    assert "&aclnnTwice, kTwiceFixed};" in table
+    assert "&aclnnTwice, kTwiceFixed, {}};" in table
     namespace = {}
     exec((out / "python/_declared.py").read_text(), namespace)
     assert namespace["KERNELS"]["twice"]["keywords"] == {"reduction": "reduction"}

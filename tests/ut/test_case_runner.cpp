@@ -533,9 +533,10 @@ TEST(CaseRunnerCsvCases, TtkFormsOfIsEnabledAndInputDataRanges) {
   EXPECT_EQ(ends.inputs[kGrad].range.specials.size(), 1u);
   // The operator is read first: a row of an operator the runner lacks is refused for that alone.
   const std::vector<cr::Case> unknown = ParseCases(
-      header + "y,kl_div_loss_grad,\"((2,), None, (2,), None)\",\"('float32', None)\",\"((0, 1), None)\",TRUE\n");
-  EXPECT_EQ(unknown[0].error, "field op_name: \"kl_div_loss_grad\" is not an operator this runner knows; expected " +
-                                  cr::KernelOpNames());
+      header + "y,soft_margin_loss_grad,\"((2,), None, (2,), None)\",\"('float32', None)\",\"((0, 1), None)\",TRUE\n");
+  EXPECT_EQ(
+      unknown[0].error,
+      "field op_name: \"soft_margin_loss_grad\" is not an operator this runner knows; expected " + cr::KernelOpNames());
 }
 
 // The default range as generated: U[-2, 2], both ends reached closely.
