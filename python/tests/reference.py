@@ -157,3 +157,31 @@ def binary_cross_entropy_backward(grad, self, target, weight, reduction, dtype, 
         r = np.multiply(np.multiply(w, np.divide(d, guard, dtype=f32), dtype=f32), g, dtype=f32)
     r = np.multiply(r, cof, dtype=f32)
     return narrow(np.broadcast_to(r, shape), dtype)
+
+
+def kl_div_backward(grad, self, target, reduction, log_target, dtype, on_950=False):
+    """aclnnKlDivBackward per element, inputs of one dtype broadcast by numpy into self's shape:
+    t = target, or exp(target) (float64, rounded to float32) with log_target; -(t * grad), times cof.
+    cof: 1 / numel(self) for mean (1), 1 / self.shape[0] for batchmean (3), else 1. On 950 (arch35) and
+    for any dtype but float16, float32 steps and cof float32(1 / N); the TBE kernel's float16 steps
+    round t, the product and the result to float16, and cof is float16(1 / N)."""
+    f32 = np.float32
+    shape = np.shape(self)
+    count = 1
+    if reduction == 1:
+        count = int(np.prod(shape, dtype=np.int64))
+    elif reduction == 3:
+        count = shape[0] if shape else 1
+    half_steps = dtype == "float16" and not on_950
+    cof = np.float16(1.0 / count).astype(f32) if half_steps else f32(1.0 / count)
+    g, t = widen(grad, dtype), widen(target, dtype)
+
+    def step(values):
+        return values.astype(np.float16).astype(f32) if half_steps else values
+
+    if log_target:
+        with np.errstate(over="ignore"):  # exp past float32's range is inf, as the kernel gives
+            t = step(np.exp(t.astype(np.float64)).astype(f32))
+    r = step(np.multiply(np.multiply(t, g, dtype=f32), f32(-1), dtype=f32))
+    r = np.multiply(r, cof, dtype=f32)
+    return narrow(np.broadcast_to(r, shape), dtype)

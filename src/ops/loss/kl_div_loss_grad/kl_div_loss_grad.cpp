@@ -40,15 +40,16 @@ aclnnStatus CheckShapesOfSelf(const opapi::PhaseOne& call, const Checked& checke
                                                   " must broadcast to " + kernel::ShapeToString(checked.broadcast) +
                                                   ", the broadcast of self and target");
   }
+  // Ours, before out's shape (ops-nn checks that first), so that a new out from Python meets it.
   const kernel::Dims self = call.shape(Param::kSelf);
-  if (aclnnStatus status = call.CheckShape(Param::kOut, kernel::Shape(self.begin(), self.end()), "self shape")) {
-    return status;
-  }
   if (!kernel::SameDims(self, checked.broadcast)) {
     return call.Fail(ACLNN_ERR_PARAM_INVALID,
                      "self shape " + kernel::ShapeToString(self) + " is smaller than its broadcast with target " +
                          kernel::ShapeToString(checked.broadcast) +
                          ": ops-nn sums the gradient over the broadcast dims (ReduceSum), not built here yet");
+  }
+  if (aclnnStatus status = call.CheckShape(Param::kOut, kernel::Shape(self.begin(), self.end()), "self shape")) {
+    return status;
   }
   return ACLNN_SUCCESS;
 }
