@@ -7,9 +7,11 @@
 // kernel's order with another core count, a mean divided at the end instead of scaled per tile (A2)
 // or scaled by 1/N instead of divided (950), and the other family's kernel -- and checks that each
 // differs from the expected output. It also checks the table of them all, expected.md, which says
-// what an NPU that computes otherwise would give (ACLNN_CPU_WRITE_EXPECTED=1 writes it anew).
+// what an NPU that computes otherwise would give (ACLNN_CPU_WRITE_EXPECTED=1 writes it anew). And
+// kl_div_exp.json: log targets whose -exp(target) tells our exp from plausible hardware ones.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -190,6 +192,38 @@ TEST(NpuOrders, EveryAlternativeGivesOtherBits) {
   std::stringstream committed;
   committed << file.rdbuf();
   EXPECT_EQ(committed.str(), table.str()) << "expected.md is not the table of the suite's cases";
+}
+
+// aclnnKlDivBackward's exp of a log target (docs/socs.md): the NPU's Exp is not public. Ours is the
+// float64 exp rounded to float32 (the correctly rounded float32 exp but for float64's own rounding).
+// kl_div_exp.json's runs (gradOutput 1, none) give -exp(target) for targets across float32's range
+// of exp and across [-1, 1]; two plausible hardware exps -- 2^(x * log2(e)) in float32, and the
+// float64 exp truncated to float32 -- each give other bits on many elements of each run.
+TEST(NpuOrders, KlDivLogTargetsTellExpsApart) {
+  std::vector<cr::Case> cases;
+  std::string error;
+  ASSERT_TRUE(cr::LoadCaseFile(std::string(CASES_DIR) + "/npu_order/kl_div_exp.json", &cases, &error)) << error;
+  const std::vector<cr::Run> runs = cr::SelectRuns(cases, "");
+  ASSERT_EQ(runs.size(), 2u);
+  for (const cr::Run& run : runs) {
+    const cr::Case& c = *run.c;
+    const cr::TensorSpec& target = c.inputs.at(2);
+    const int64_t n = golden::Count(target.shape);
+    std::vector<float> values(static_cast<size_t>(n));
+    cr::GenerateInput(target, cr::InputKey(1, c, target.name), 0, n, reinterpret_cast<char*>(values.data()));
+    int by_exp2 = 0, by_truncation = 0;
+    for (float x : values) {
+      const double exact = std::exp(static_cast<double>(x));
+      const float ours = static_cast<float>(exact);
+      const float exp2 = std::exp2(x * 1.44269504f);
+      const float truncated =
+          std::fabs(static_cast<double>(ours)) > std::fabs(exact) ? std::nextafter(ours, 0.0f) : ours;
+      by_exp2 += Bits(exp2) != Bits(ours) ? 1 : 0;
+      by_truncation += Bits(truncated) != Bits(ours) ? 1 : 0;
+    }
+    EXPECT_GE(by_exp2, n / 10) << run.name << ": 2^(x log2 e) too rarely differs";
+    EXPECT_GE(by_truncation, n / 10) << run.name << ": truncation too rarely differs";
+  }
 }
 
 }  // namespace
