@@ -2,7 +2,9 @@
 CPU tensors (mean; the backward's gradient 0-d, as autograd passes it) against ours on the same
 tensors -- mse_loss, smooth_l1_loss (beta 1, |x - y| spread over the quadratic zone and beyond it)
 l1_loss (aten's l1_loss is PyTorch's composition of sub, abs and mean; it has no l1_loss_backward
-operator, so that cell prints "-") and binary_cross_entropy's backward (no weight; x and y in [0, 1)); FLOAT, FLOAT16 and BF16, 1K to 16M elements, 1 and 2 threads
+operator, so that cell prints "-"), binary_cross_entropy's backward (no weight; x and y in [0, 1)) and
+kl_div's backward (no log target; against the operations autograd runs for it); FLOAT, FLOAT16 and
+BF16, 1K to 16M elements, 1 and 2 threads
 (torch.set_num_threads sets both: one OpenMP runtime in the process), calls interleaved. Each side
 allocates its result, as a caller of either would.
 
@@ -50,6 +52,11 @@ LOSSES = (
     ("binary_cross_entropy", None,
      lambda g, x, y: _core.binary_cross_entropy_backward(g, x, y, None, MEAN), None,
      lambda g, x, y: torch.ops.aten.binary_cross_entropy_backward(g, x, y, None, MEAN), 1.0),
+    # Its backward only, no log target: aten has no kl_div backward operator; autograd computes the
+    # input's gradient of F.kl_div(..., reduction="mean") as the mean's grad / N times -target.
+    ("kl_div", None,
+     lambda g, x, y: _core.kl_div_backward(g, x, y, MEAN, False), None,
+     lambda g, x, y: torch.mul(g.div(y.numel()), y).neg_(), 1.0),
 )
 
 
