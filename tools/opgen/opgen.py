@@ -268,7 +268,7 @@ class Api:
         self.compute_same = None
         if op.elementwise:
             if isinstance(compute, dict):
-                same, keep, otherwise = compute.get("same", []), compute.get("keep", []), compute.get("otherwise")
+                same, keep, otherwise = compute.get("same", []), compute.get("keep"), compute.get("otherwise")
                 if not same or any(n not in names for n in same) or otherwise not in DTYPES or \
                         keep not in DTYPES or set(compute) - {"same", "keep", "otherwise"}:
                     fail(where, "compute = {same = [parameters], keep = dtype, otherwise = dtype}")
