@@ -555,6 +555,15 @@ aclDataType PromotedInputDtype(const Call& call) {
   return ModelPromoted(dtypes);
 }
 
+// The value parameter p's enum attribute check reads a number out of range as, or -1 (refused).
+int OtherwiseOf(const aclcpu::ApiOp& api, int p) {
+  for (int c = 0; c < api.check_count; ++c) {
+    const aclcpu::ApiCheck& check = api.checks[c];
+    if (check.kind == aclcpu::CheckKind::kAttribute && check.params[0] == p) return check.otherwise;
+  }
+  return -1;
+}
+
 // The model of phase one: each declared check's rule (docs/semantics.md), in any order, collecting
 // every fault; *uncertain when the operator's own rule could still refuse a call nothing else does.
 Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input& input, bool* uncertain) {
@@ -914,15 +923,9 @@ bool Expected(const Call& call, const Input& input, golden::Tensor* expected) {
     if (param.kind == aclcpu::ParamKind::kAttribute) {
       aclcpu::AttrValue value = call.values[static_cast<size_t>(p)];
       const aclcpu::AttrDeclaration& attribute = api.op->attributes[param.index];
-      for (int c = 0; c < api.check_count; ++c) {  // a number out of range the API reads as a value
-        const aclcpu::ApiCheck& check = api.checks[c];
-        const bool out_of_range = attribute.kind == aclcpu::AttrKind::kEnum &&
-                                  (value.integer < 0 || value.integer >= attribute.enum_type->count);
-        if (check.kind == aclcpu::CheckKind::kAttribute && check.params[0] == p && check.otherwise >= 0 &&
-            out_of_range) {
-          value.integer = check.otherwise;
-        }
-      }
+      const bool out_of_range = attribute.kind == aclcpu::AttrKind::kEnum &&
+                                (value.integer < 0 || value.integer >= attribute.enum_type->count);
+      if (out_of_range && OtherwiseOf(api, p) >= 0) value.integer = OtherwiseOf(api, p);  // as the API reads it
       golden_call.attributes[static_cast<size_t>(param.index)] = value;
     }
     if (!call.input(p)) continue;  // an absent input stays 0-d with no data: it reads as ones

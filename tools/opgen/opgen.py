@@ -34,6 +34,8 @@ DTYPES = {
     "FLOAT16": ("kernel::DType::kFloat16", "kernel::Float16"),
     "BF16": ("kernel::DType::kBFloat16", "kernel::BFloat16"),
 }
+# Their aclDataType names (the API table's data).
+ACL_DTYPES = {"FLOAT": "ACL_FLOAT", "FLOAT16": "ACL_FLOAT16", "BF16": "ACL_BF16"}
 # An attribute's declared type: its kind, and the C type an aclnn API passes it as.
 SCALAR_TYPES = {"int": ("AttrKind::kInt", "int64_t"), "float": ("AttrKind::kFloat", "float"),
                 "double": ("AttrKind::kFloat", "double"), "bool": ("AttrKind::kBool", "bool")}
@@ -964,9 +966,8 @@ def api_table(operators):
             compute_same = "{}"
             if api.compute_same is not None:
                 same, keep, otherwise = api.compute_same
-                acl = {"FLOAT": "ACL_FLOAT", "FLOAT16": "ACL_FLOAT16", "BF16": "ACL_BF16"}
                 lines.append(f"constexpr int {prefix}ComputeSame[] = {{{', '.join(str(api.param_index(n)) for n in same)}}};")
-                compute_same = f"{{{prefix}ComputeSame, {len(same)}, {acl[keep]}, {acl[otherwise]}}}"
+                compute_same = f"{{{prefix}ComputeSame, {len(same)}, {ACL_DTYPES[keep]}, {ACL_DTYPES[otherwise]}}}"
             lines += [f"aclnnStatus {api.short}PhaseOne(const ApiArg* args, uint64_t* workspace_size, "
                       "aclOpExecutor** executor) {",
                       f"  return {api.name}GetWorkspaceSize({', '.join(args)}, workspace_size, executor);", "}",
