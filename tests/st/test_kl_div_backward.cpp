@@ -55,6 +55,7 @@ class KlDivBackward : public ::testing::Test {
         target == nullptr ? nullptr : target->get(), reduction, false, out == nullptr ? nullptr : out->get(),
         &workspace, &executor);
     message_ = aclGetRecentErrMsg();
+    workspace_ = workspace;
     if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
     return status;
   }
@@ -92,6 +93,7 @@ class KlDivBackward : public ::testing::Test {
   }
 
   std::string message_;
+  uint64_t workspace_ = 0;  // the last PhaseOne's
 };
 
 TEST_F(KlDivBackward, OpsNnsExample) {
@@ -151,6 +153,13 @@ TEST_F(KlDivBackward, Bf16InputsComputeInFloat) {
     return;
   }
   for (float value : Run(*g, *s, *t, 3, false, out.get())) EXPECT_EQ(value, -(5.0f * static_cast<float>(1.0 / 3.0)));
+  EXPECT_EQ(PhaseOne(g.get(), s.get(), t.get(), 3, out.get()), ACLNN_SUCCESS);
+  EXPECT_GT(workspace_, 0u);  // the inputs' FLOAT copies
+  // A BF16 out rounds that float32 result once, as a BF16 compute does: computed so, with no copies.
+  auto out16 = Out({3}, ACL_BF16);
+  for (float value : Run(*g, *s, *t, 3, false, out16.get())) EXPECT_EQ(value, -1.6640625f);
+  EXPECT_EQ(PhaseOne(g.get(), s.get(), t.get(), 3, out16.get()), ACLNN_SUCCESS);
+  EXPECT_EQ(workspace_, 0u);
 }
 
 TEST_F(KlDivBackward, NullsFirst) {

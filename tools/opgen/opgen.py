@@ -266,15 +266,22 @@ class Api:
         compute = table.get("compute")
         # compute: "promoted"; a parameter's name (its dtype); or {same = [parameters], keep = dtype,
         # otherwise = dtype}: keep when the parameters all have it, else otherwise (aclnnKlDivBackward's:
-        # FLOAT16 when all three are, else FLOAT).
+        # FLOAT16 when all three are, else FLOAT). Its optional narrow = dtype: when the parameters and
+        # out all have that one, the launch computes in it -- for a Dag that works in float32 and rounds
+        # once at the store, the same bits as otherwise's compute and the cast into out, without the
+        # inputs' widened copies.
         self.compute_same = None
+        self.compute_narrow = None
         if op.elementwise:
             if isinstance(compute, dict):
                 same, keep, otherwise = compute.get("same", []), compute.get("keep"), compute.get("otherwise")
+                narrow = compute.get("narrow")
                 if not same or any(n not in names for n in same) or otherwise not in DTYPES or \
-                        keep not in DTYPES or set(compute) - {"same", "keep", "otherwise"}:
-                    fail(where, "compute = {same = [parameters], keep = dtype, otherwise = dtype}")
+                        keep not in DTYPES or narrow not in list(DTYPES) + [None] or \
+                        set(compute) - {"same", "keep", "otherwise", "narrow"}:
+                    fail(where, "compute = {same = [parameters], keep = dtype, otherwise = dtype[, narrow = dtype]}")
                 self.compute_same = (same, keep, otherwise)
+                self.compute_narrow = narrow
             elif compute == "promoted":
                 if not self.promote:
                     fail(where, "compute = promoted needs a promote check")
@@ -702,6 +709,11 @@ def phase_one(op, api, absent):
             same, keep, otherwise = api.compute_same
             kept = " && ".join(f"call.dtype({t(n)}) == {DTYPES[keep][0]}" for n in same)
             compute = f"{kept} ? {DTYPES[keep][0]} : {DTYPES[otherwise][0]}"
+            if api.compute_narrow is not None:
+                # aclDataType compares: out's dtype may be one the engine does not compute with
+                narrow = api.compute_narrow
+                narrowed = " && ".join(f"call.tensor({t(n)}).dtype == {ACL_DTYPES[narrow]}" for n in same + [api.out.name])
+                compute = f"{kept} ? {DTYPES[keep][0]} : {narrowed} ? {DTYPES[narrow][0]} : {DTYPES[otherwise][0]}"
         else:
             compute = "checked.promoted" if api.compute == "promoted" else f"call.dtype({t(api.compute)})"
         lines += ["  opapi::ElementwiseLaunch launch;", "  launch.num_inputs = kInputCount;"]
