@@ -1,6 +1,7 @@
 #include "golden/golden_op.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "golden/golden_reduce.h"
 
@@ -16,6 +17,51 @@ class Elementwise final : public GoldenOutput {
  private:
   Call call_;
   void (*compute_)(const Call&, int64_t, int64_t, uint32_t*);
+};
+
+// An elementwise result summed to an input's shape (SumTo): the sums made once, a piece of the
+// broadcast at a time, then each rounded as it is read.
+class Summed final : public GoldenOutput {
+ public:
+  Summed(Call call, void (*compute)(const Call&, int64_t, int64_t, uint32_t*), const SumTo& sum)
+      : GoldenOutput(call.out_dtype, call.inputs[static_cast<size_t>(sum.input)].shape),
+        out_dtype_(call.out_dtype),
+        call_(std::move(call)),
+        compute_(compute) {
+    bool kept = sum.same_count > 0;
+    for (int k = 0; k < sum.same_count; ++k)
+      kept = kept && call_.inputs[static_cast<size_t>(sum.same[k])].dtype == sum.keep;
+    summed_dtype_ = sum.same_count == 0 ? ComputeDtype(call_) : (kept ? sum.keep : sum.otherwise);
+    call_.out_dtype = summed_dtype_;  // the kernel's result, before the cast into out
+  }
+  int64_t PrepareParts() const override { return 1; }
+  void Prepare(int64_t /*part*/) override {
+    sums_.assign(static_cast<size_t>(Count(shape())), 0.0);
+    const std::vector<int64_t>& target = shape();
+    const int64_t count = Count(call_.out_shape);
+    constexpr int64_t kPiece = 1 << 16;
+    std::vector<uint32_t> piece(static_cast<size_t>(std::min(count, kPiece)));
+    BroadcastWalk walk(call_.out_shape, {&target}, 0);
+    for (int64_t begin = 0; begin < count; begin += kPiece) {
+      const int64_t end = std::min(count, begin + kPiece);
+      compute_(call_, begin, end, piece.data());
+      for (int64_t i = begin; i < end; ++i, walk.Next()) {
+        sums_[static_cast<size_t>(walk.index(0))] +=
+            static_cast<double>(Widen(summed_dtype_, piece[static_cast<size_t>(i - begin)]));
+      }
+    }
+  }
+  void Compute(int64_t begin, int64_t end, uint32_t* bits) const override {
+    for (int64_t r = begin; r < end; ++r) bits[r - begin] = Bits32(static_cast<float>(sums_[static_cast<size_t>(r)]));
+    StoreInPlace(summed_dtype_, out_dtype_, bits, end - begin);
+  }
+
+ private:
+  Dtype out_dtype_;
+  Dtype summed_dtype_ = Dtype::kFloat32;
+  Call call_;
+  void (*compute_)(const Call&, int64_t, int64_t, uint32_t*);
+  std::vector<double> sums_;
 };
 
 }  // namespace
@@ -64,18 +110,30 @@ std::unique_ptr<GoldenOutput> MakeGolden(const std::string& op, Call call, std::
     return nullptr;
   }
   if (found->make != nullptr) return found->make(call, why);
+  const SumTo* sum = nullptr;
+  for (int k = 0; k < found->sum_count && call.api != nullptr; ++k) {
+    if (std::strcmp(call.api, found->sums[k].api) == 0) sum = &found->sums[k];
+  }
+  if (sum != nullptr && broadcasts && call.inputs[static_cast<size_t>(sum->input)].shape == call.out_shape) {
+    sum = nullptr;  // nothing to sum
+  }
   // An elementwise call with an empty input computes nothing: ops-nn's aclnn layers return before
   // any kernel, some having checked no shape then (BinaryCrossEntropyBackward's, for an empty self).
-  // A reduction's mean or sum of nothing is written (below).
+  // A reduction's mean or sum of nothing is written (below), as is a sum to an input that is not
+  // empty (zeros: aclnnKlDivBackward returns early for an empty self only).
   const bool reducing = found->reduce != nullptr && found->reduce(call).reduce;
   for (const View& input : call.inputs) {
     if (reducing || Count(input.shape) != 0) continue;
-    return std::make_unique<Unwritten>(call.out_dtype, broadcasts ? call.out_shape : input.shape);
+    if (sum != nullptr && Count(call.inputs[static_cast<size_t>(sum->input)].shape) != 0) break;
+    const std::vector<int64_t>& shape = sum != nullptr ? call.inputs[static_cast<size_t>(sum->input)].shape
+                                                       : (broadcasts ? call.out_shape : input.shape);
+    return std::make_unique<Unwritten>(call.out_dtype, shape);
   }
   if (!broadcasts) {
     *why = "the input shapes do not broadcast";
     return nullptr;
   }
+  if (sum != nullptr) return std::make_unique<Summed>(std::move(call), found->compute, *sum);
   if (found->reduce != nullptr) {
     const ReduceSpec spec = found->reduce(call);
     if (spec.reduce) return MakeReduceGolden(std::move(call), spec, found->values);

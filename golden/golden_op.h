@@ -87,6 +87,21 @@ class Unwritten final : public GoldenOutput {
 
 struct ReduceSpec;  // golden_reduce.h
 
+// An API whose result is the kernel's summed over the dims the broadcast adds, back to one input's
+// shape (its declaration's sum_to: aclnnKlDivBackward's self, ops-nn's ReduceSumTensor), and the
+// dtype of the kernel's result it sums: keep when the inputs `same` lists all have it, else
+// otherwise (same_count 0: ComputeDtype). The sum's order is the engine's documented one
+// (docs/semantics.md): per result, row-major, float64 from +0, then float32, that dtype, out's.
+struct SumTo {
+  static constexpr int kMaxSame = 4;
+  const char* api;  // its case name
+  int input;        // in the definition's order
+  int same[kMaxSame];
+  int same_count;
+  Dtype keep;
+  Dtype otherwise;
+};
+
 struct GoldenOp {
   const aclcpu::OperatorInfo* op;
   // A custom operator's golden (null with *why when there is none); or an elementwise one's
@@ -97,6 +112,9 @@ struct GoldenOp {
   // elements [begin, end) it adds (null for others).
   ReduceSpec (*reduce)(const Call& call);
   void (*values)(const Call& call, int64_t begin, int64_t end, float* values);
+  // Its APIs that sum their result to an input's shape.
+  const SumTo* sums = nullptr;
+  int sum_count = 0;
 };
 
 // Every operator's, in the declarations' order.

@@ -162,11 +162,12 @@ def binary_cross_entropy_backward(grad, self, target, weight, reduction, dtype, 
 def kl_div_backward(grad, self, target, reduction, log_target, dtype, on_950=False):
     """aclnnKlDivBackward per element, inputs of one dtype broadcast by numpy into self's shape:
     t = target, or exp(target) (float64, rounded to float32) with log_target; -(t * grad), times cof.
-    cof: 1 / numel(self) for mean (1), 1 / self.shape[0] for batchmean (3), else 1. On 950 (arch35) and
+    cof: 1 / N for mean (1), 1 / its dim 0 for batchmean (3), else 1, N the broadcast of self and
+    target (self as the kernel gets it); a smaller self gets the sum below. On 950 (arch35) and
     for any dtype but float16, float32 steps and cof float32(1 / N); the TBE kernel's float16 steps
     round t, the product and the result to float16, and cof is float16(1 / N)."""
     f32 = np.float32
-    shape = np.shape(self)
+    shape = np.broadcast_shapes(np.shape(self), np.shape(target))  # self as the kernel gets it
     count = 1
     if reduction == 1:
         count = int(np.prod(shape, dtype=np.int64))
@@ -184,4 +185,22 @@ def kl_div_backward(grad, self, target, reduction, log_target, dtype, on_950=Fal
             t = step(np.exp(t.astype(np.float64)).astype(f32))
     r = step(np.multiply(np.multiply(t, g, dtype=f32), f32(-1), dtype=f32))
     r = np.multiply(r, cof, dtype=f32)
-    return narrow(np.broadcast_to(r, shape), dtype)
+    if np.shape(self) == shape:
+        return narrow(np.broadcast_to(r, shape), dtype)
+    # A smaller self: the kernel's result (float16 when all three are, else float32) summed over the
+    # dims self was broadcast across, each sum in float64 from 0 in row-major order, then float32, the
+    # kernel's dtype and self's.
+    y = np.broadcast_to(r, shape)
+    if dtype == "float16":
+        y = y.astype(np.float16)
+    y = y.astype(np.float64)
+    kept = (1,) * (len(shape) - len(np.shape(self))) + tuple(np.shape(self))
+    summed = [axis for axis in range(len(shape)) if kept[axis] != shape[axis]]
+    rows = np.moveaxis(y, summed, list(range(len(summed)))).reshape((-1,) + tuple(np.shape(self)))
+    total = np.zeros(np.shape(self), np.float64)
+    for row in rows:
+        total = total + row
+    total = total.astype(f32)
+    if dtype == "float16":
+        total = total.astype(np.float16).astype(f32)
+    return narrow(total, dtype)

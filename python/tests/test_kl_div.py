@@ -86,9 +86,24 @@ def test_refusals():
     with pytest.raises(aclnn_cpu.AclnnError) as error:  # gradOutput may not widen the broadcast
         aclnn_cpu.kl_div_backward(grid, row, row)
     assert error.value.code == 161002 and "gradOutput shape [2,3] must broadcast to [3]" in str(error.value)
-    with pytest.raises(aclnn_cpu.AclnnError) as error:  # ops-nn's ReduceSum over broadcast dims: not built
-        aclnn_cpu.kl_div_backward(row, row, grid)
-    assert error.value.code == 161002 and "not built here yet" in str(error.value)
+    with pytest.raises(aclnn_cpu.AclnnError) as error:  # out has self's shape
+        aclnn_cpu.kl_div_backward(grid, row, grid, out=np.empty((2, 3), np.float32))
+    assert error.value.code == 161002 and "out shape [2,3] differs from self shape [3]" in str(error.value)
+
+
+@pytest.mark.parametrize("dtype", ref.FLOAT_DTYPES)
+def test_a_smaller_self_gets_the_sum_over_its_broadcast_dims(dtype):
+    # ops-nn's ReduceSumTensor: the kernel's result on self broadcast to target's shape, summed back.
+    if dtype == "bfloat16" and BF16_REFUSED:
+        pytest.skip("310P's list has no BF16")
+    for self_shape, target_shape in (((3,), (2, 3)), ((2, 1, 4), (2, 5, 4)), ((), (6,)), ((1, 3), (4, 2, 3))):
+        g, x, y = inputs((target_shape, self_shape, target_shape), dtype, seed=8)
+        for reduction in range(4):
+            for log_target in (False, True):
+                out = kl_div_backward(g, x, y, reduction, log_target, dtype)
+                assert out.shape == self_shape
+                expected = ref.kl_div_backward(g, x, y, reduction, log_target, dtype, ON_950)
+                assert ref.same_bits(out, expected), (self_shape, target_shape, reduction, log_target)
 
 
 def test_torchs_gradient_where_its_steps_are_the_kernels():

@@ -40,7 +40,11 @@ bool NewOutShape(const ApiOp& api, const kernel::Dims* shapes, const AttrValue* 
   kernel::Shape broadcast;
   const bool broadcasts = kernel::BroadcastShapes(listed, api.broadcast_count, &broadcast, nullptr);
   if (!broadcasts) broadcast.assign(listed[0].begin(), listed[0].end());
-  *shape = ShapeFor(RuleFor(api.out_shape, attributes), broadcast);
+  if (api.sum_to >= 0) {
+    shape->assign(shapes[api.sum_to].begin(), shapes[api.sum_to].end());
+  } else {
+    *shape = ShapeFor(RuleFor(api.out_shape, attributes), broadcast);
+  }
   return broadcasts;
 }
 

@@ -90,6 +90,9 @@ struct ApiOp {
   // p = 1, the declaration's `fixed`); unread for an attribute a parameter passes.
   const AttrValue* fixed_values;
   ComputeSame compute_same;
+  // The parameter whose shape out has, its result summed over the dims the broadcast adds
+  // (the declaration's sum_to; -1: out's shape is out_shape's rule).
+  int sum_to;
 
   // The index of the output parameter; of the parameter that passes an operand or an attribute
   // (-1: none does).

@@ -182,9 +182,46 @@ TEST_F(KlDivBackward, ShapesInOpsNnsOrder) {
   ExpectMessageHas("do not broadcast");
   EXPECT_EQ(PhaseOne(row.get(), grid.get(), row.get(), 0, row.get()), ACLNN_ERR_PARAM_INVALID);
   ExpectMessageHas("out shape [3] differs from self shape [2,3]");
-  // A self smaller than the broadcast: ops-nn sums the kernel's result over the broadcast dims.
-  EXPECT_EQ(PhaseOne(row.get(), row.get(), grid.get(), 0, row.get()), ACLNN_ERR_PARAM_INVALID);
-  ExpectMessageHas("not built here yet");
+  // A self smaller than the broadcast: out still has self's shape (the result is summed to it).
+  EXPECT_EQ(PhaseOne(grid.get(), row.get(), grid.get(), 0, grid.get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("out shape [2,3] differs from self shape [3]");
+}
+
+TEST_F(KlDivBackward, ASelfSmallerThanTheBroadcastGetsTheKernelsResultSummed) {
+  // ops-nn's ReduceSumTensor: the kernel runs on self broadcast to [2, 3] and its result is summed
+  // over the dims self was broadcast across -- the leading one, and those where self has 1.
+  auto g = Tensor({2, 3}, {1}), t = Tensor({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto row = Tensor({3}, {0}), col = Tensor({2, 1}, {0}), scalar = Tensor({}, {0});
+  auto out_row = Out({3}), out_col = Out({2, 1}), out_scalar = Out({});
+  EXPECT_EQ(Run(*g, *row, *t, 0, false, out_row.get()), (std::vector<float>{-5, -7, -9}));
+  EXPECT_EQ(Run(*g, *col, *t, 2, false, out_col.get()), (std::vector<float>{-6, -15}));
+  EXPECT_EQ(Run(*g, *scalar, *t, 0, false, out_scalar.get()), (std::vector<float>{-21}));
+  // The coefficients count the broadcast (the kernel's input): batchmean 1/2, mean 1/6 per element.
+  EXPECT_EQ(Run(*g, *row, *t, 3, false, out_row.get()), (std::vector<float>{-2.5f, -3.5f, -4.5f}));
+  const float sixth = static_cast<float>(1.0 / 6.0);
+  const std::vector<float> mean = Run(*g, *row, *t, 1, false, out_row.get());
+  for (int j = 0; j < 3; ++j) {
+    const double first = -((j + 1.0f) * sixth), second = -((j + 4.0f) * sixth);
+    EXPECT_EQ(mean[static_cast<size_t>(j)], static_cast<float>(first + second)) << j;
+  }
+  // An empty broadcast sums to zeros in a self that is not empty (only an empty self returns
+  // early in ops-nn); its mean has no coefficient: the tiling refuses it.
+  auto one = Tensor({1}, {0}), none = Tensor({0}, {0});
+  auto out_one = Out({1});
+  EXPECT_EQ(Run(*none, *one, *none, 0, false, out_one.get()), (std::vector<float>{0}));
+  EXPECT_EQ(PhaseOne(none.get(), one.get(), none.get(), 1, out_one.get()), ACLNN_ERR_INNER_TILING_ERROR);
+  ExpectMessageHas("cannot be empty when reduction is mean");
+}
+
+TEST_F(KlDivBackward, Bf16ValuesAreSummedBeforeTheyAreRounded) {
+  // Three BF16 inputs and a BF16 out, summed: the kernel's FLOAT results are summed, then rounded
+  // once. (1 + 2^-7)^2 = 1 + 2^-6 + 2^-14 and -(1 + 2^-6) leave -2^-14; rounding each to BF16 first
+  // would leave 0.
+  if (Is310P()) GTEST_SKIP() << "310P's list has no BF16 (DtypesAsOpsNnsListsThem)";
+  auto g = Tensor({2}, {1.0078125f, 1}, ACL_BF16), t = Tensor({2}, {1.0078125f, -1.015625f}, ACL_BF16);
+  auto s = Tensor({1}, {0}, ACL_BF16);
+  auto out = Out({1}, ACL_BF16);
+  EXPECT_EQ(Run(*g, *s, *t, 0, false, out.get()), (std::vector<float>{-0.00006103515625f}));
 }
 
 TEST_F(KlDivBackward, DtypesAsOpsNnsListsThem) {

@@ -110,7 +110,7 @@ def test_an_attribute_the_api_fixes(tmp_path):
                    check=True)
     table = (out / "api_table.cpp").read_text()
     assert "const AttrValue kTwiceFixed[] = {AttrValue{static_cast<int64_t>(3), 0.0}, AttrValue{}};" in table
-    assert "&aclnnTwice, kTwiceFixed, {}};" in table
+    assert "&aclnnTwice, kTwiceFixed, {}, -1};" in table
     namespace = {}
     exec((out / "python/_declared.py").read_text(), namespace)
     assert namespace["KERNELS"]["twice"]["keywords"] == {"reduction": "reduction"}
@@ -127,12 +127,34 @@ def test_an_attribute_the_api_fixes(tmp_path):
     (('name = "aclnnTwice"', 'name = "Twice"'), "starts with aclnn"),
     (('scalars = ["factor"]', 'scalars = ["factor"]\n[reduce]\nattribute = "reduction"\norders = { default = "float64" }'),
      "declares broadcast_numel"),
+    (('compute = "self"', 'compute = "self"\nsum_to = "selff"'), "sum_to names a parameter"),
+    (('compute = "self"', 'compute = { same = ["self"], keep = "FLOAT16", otherwise = "FLOAT", narrow = "FP8" }'),
+     "narrow = dtype"),
 ])
 def test_a_wrong_declaration_is_refused_with_its_file_and_fault(tmp_path, change, message):
     src = tree(tmp_path, GOOD.replace(*change))
     with pytest.raises(opgen.DeclarationError) as error:
         opgen.load(src)
     assert "ops/loss/twice/twice.toml" in str(error.value) and message in str(error.value)
+
+
+def test_a_sum_to_an_input_and_a_narrow_compute(tmp_path):
+    """sum_to: out takes the input's shape and the launch computes at the broadcast (summed where
+    they differ); a narrow compute is taken only when nothing is summed; the golden learns both."""
+    declaration = GOOD.replace('compute = "self"', 'compute = { same = ["self"], keep = "FLOAT16", '
+                               'otherwise = "FLOAT", narrow = "BF16" }\nout_dtype = "self"\nsum_to = "self"')
+    src = tree(tmp_path, declaration)
+    out = tmp_path / "out"
+    subprocess.run([sys.executable, str(ROOT / "tools" / "opgen" / "opgen.py"), "--src", str(src), "--out", str(out)],
+                   check=True)
+    api = (out / "ops/loss/twice/twice_api.cpp").read_text()
+    assert "launch.y_shape = &checked.broadcast;" in api
+    assert ("call.tensor(0).dtype == ACL_BF16 && call.tensor(1).dtype == ACL_BF16 && "
+            "kernel::SameDims(call.shape(0), checked.broadcast) ? kernel::DType::kBFloat16") in api
+    assert "if (call.Empty(0)) return call.FinishEmpty" in api
+    assert "ACL_FLOAT16, ACL_FLOAT}, 0};" in (out / "api_table.cpp").read_text()  # sum_to: parameter 0
+    assert ('{"Twice", 0, {0}, 1, aclcpu::kernel::DType::kFloat16, aclcpu::kernel::DType::kFloat32}'
+            in (out / "golden_table.cpp").read_text())
 
 
 def test_a_reducing_declaration_with_its_count_check_is_read(tmp_path):

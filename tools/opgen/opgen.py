@@ -302,6 +302,13 @@ class Api:
         if self.out_shape is None:
             self.out_shape = "{-1, ShapeRule::kBroadcast, {}}"
         self.rules = [c["rule"] for c in self.checks if "rule" in c]
+        # sum_to = a parameter: out has its shape, and where that is smaller than the broadcast the
+        # kernel computes at the broadcast and its result is summed over the dims out lacks
+        # (aclnnKlDivBackward's self: ops-nn's ReduceSumTensor after BroadcastTo).
+        self.sum_to = table.get("sum_to")
+        if self.sum_to is not None:
+            if self.sum_to not in names or not op.elementwise or op.reduce or not self.broadcast:
+                fail(where, "sum_to names a parameter of an elementwise, unreduced API with a broadcast check")
 
     def param_index(self, name):
         return [p.name for p in self.params].index(name)
@@ -697,6 +704,8 @@ def phase_one(op, api, absent):
     if op.elementwise:
         inputs = [p for p in api.params if p.kind == "input"]
         empty = " || ".join(f"call.Empty({t(p.name)})" for p in inputs if p.name not in absent)
+        if api.sum_to is not None:  # an empty broadcast sums to zeros in a sum_to of elements
+            empty = f"call.Empty({t(api.sum_to)})"
         reducing = ""
         if op.reduce:
             attribute = op.reduce["attribute"]
@@ -713,6 +722,8 @@ def phase_one(op, api, absent):
                 # aclDataType compares: out's dtype may be one the engine does not compute with
                 narrow = api.compute_narrow
                 narrowed = " && ".join(f"call.tensor({t(n)}).dtype == {ACL_DTYPES[narrow]}" for n in same + [api.out.name])
+                if api.sum_to is not None:  # a sum of y's values needs them unrounded
+                    narrowed += f" && kernel::SameDims(call.shape({t(api.sum_to)}), checked.broadcast)"
                 compute = f"{kept} ? {DTYPES[keep][0]} : {narrowed} ? {DTYPES[narrow][0]} : {DTYPES[otherwise][0]}"
         else:
             compute = "checked.promoted" if api.compute == "promoted" else f"call.dtype({t(api.compute)})"
@@ -725,6 +736,8 @@ def phase_one(op, api, absent):
                   f"  launch.attributes = {'kAttributes' if op.attributes else 'nullptr'};",
                   "  launch.attribute_values = attribute_values;",
                   f"  launch.attribute_count = {len(op.attributes)};"]
+        if api.sum_to is not None:
+            lines.append("  launch.y_shape = &checked.broadcast;  // summed into out where it is smaller")
         if op.reduce:
             lines += [f"  if ({reducing}) {{  // a mean or sum of every element (of none: NaN or 0)",
                       "    launch.select_map = &SelectMap;",
@@ -992,7 +1005,8 @@ def api_table(operators):
                       f"{c_string(api.case_name)}, {c_string(api.python)}, &{op.ns}::kOperator, {prefix}Params, "
                       f"{len(api.params)}, {api.out_shape}, {prefix}Broadcast, {len(api.broadcast)}, {prefix}Promote, "
                       f"{len(api.out_dtype)}, {prefix}Checks, {len(checks)}, &{api.short}PhaseOne, &{api.name}, "
-                      f"{prefix + 'Fixed' if op.attributes else 'nullptr'}, {compute_same}}};", ""]
+                      f"{prefix + 'Fixed' if op.attributes else 'nullptr'}, {compute_same}, "
+                      f"{-1 if api.sum_to is None else api.param_index(api.sum_to)}}};", ""]
             entries.append(f"&{prefix}Api")
     lines += ["}  // namespace", "", "const std::vector<const ApiOp*>& ApiOps() {",
               f"  static const std::vector<const ApiOp*> ops = {{{', '.join(entries)}}};", "  return ops;", "}", "",
@@ -1076,6 +1090,16 @@ def golden_reduce(op):
     return lines
 
 
+def golden_sum_to(op, api):
+    """A golden SumTo initializer: the API's case name, the input its result takes the shape of, and
+    the dtype rule of the kernel's result (its compute table)."""
+    def operand(name):
+        return op.inputs.index(next(p for p in api.params if p.name == name).operand)
+    same, keep, otherwise = api.compute_same or ([], "FLOAT", "FLOAT")
+    return (f"{{{c_string(api.case_name)}, {operand(api.sum_to)}, {{{', '.join(str(operand(n)) for n in same)}}}, "
+            f"{len(same)}, aclcpu::{DTYPES[keep][0]}, aclcpu::{DTYPES[otherwise][0]}}}")
+
+
 def golden_table(operators):
     lines = [f"// {HEADER.format(source='every src/ops/*/*/*.toml')}",
              "// Every operator's golden (golden/golden_op.h), written in its folder's golden/.",
@@ -1100,7 +1124,11 @@ def golden_table(operators):
         make = "nullptr" if op.elementwise else f"&{op.ns}::Make"
         compute = f"&{op.ns}::Compute" if op.elementwise else "nullptr"
         reduce = f"&{op.ns}::Reduce, &{op.ns}::Values" if op.reduce else "nullptr, nullptr"
-        entries.append(f"{{&aclcpu::{op.ns}::kOperator, {make}, {compute}, {reduce}}}")
+        sums = [golden_sum_to(op, api) for api in op.apis if api.sum_to is not None]
+        if sums:
+            lines.append(f"const SumTo k{camel(op.ns)}SumTo[] = {{{', '.join(sums)}}};")
+        sum_table = f"k{camel(op.ns)}SumTo, {len(sums)}" if sums else "nullptr, 0"
+        entries.append(f"{{&aclcpu::{op.ns}::kOperator, {make}, {compute}, {reduce}, {sum_table}}}")
     lines += ["", "const std::vector<GoldenOp>& GoldenOps() {",
               f"  static const std::vector<GoldenOp> ops = {{{', '.join(entries)}}};", "  return ops;", "}", "",
               "}  // namespace golden"]

@@ -24,9 +24,14 @@ void ViewAbsent(kernel::DType compute, kernel::TensorView* view) {
 void ElementwiseBody::operator()(LaunchArgs& args) const {
   const char* data[kernel::kMaxInputs];
   for (int i = 0; i < tiling.num_inputs; ++i) data[i] = InputData(args, inputs[i], tiling.key.dtype);
-  char* y = out_cast.cast ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
+  char* result = out_cast.cast ? args.workspace(static_cast<uint64_t>(out_cast.at)) : args.data(out);
+  char* y = out_sum.plan ? args.workspace(static_cast<uint64_t>(out_sum.at)) : result;
   kernel::RunElementwiseOp(tiling, loop, data, y, KernelThreadPool());
-  if (out_cast.cast) kernel::RunCopy(*out_cast.cast, y, args.data(out), KernelThreadPool());
+  if (out_sum.plan) {
+    kernel::RunSumToShape(*out_sum.plan, y, result,
+                          reinterpret_cast<double*>(args.workspace(static_cast<uint64_t>(out_sum.scratch))));
+  }
+  if (out_cast.cast) kernel::RunCopy(*out_cast.cast, result, args.data(out), KernelThreadPool());
 }
 
 void ReduceBody::operator()(LaunchArgs& args) const {
@@ -58,6 +63,23 @@ bool ViewWideOut(PhaseOne& call, const ElementwiseLaunch& launch, kernel::Tensor
       call.ReserveWorkspace(static_cast<uint64_t>(kernel::Numel(y->shape) * kernel::ElementSize(launch.compute))));
   y->strides = call.CopyStrides(launch.out);
   y->dtype = launch.compute;
+  return true;
+}
+
+// y of another shape than out's: computed into the workspace at the launch's y_shape, contiguous,
+// in the compute dtype, then summed into where out's values go (y's view as it was: out's, or an
+// OutCast's place). False with *why when out's shape is no sum of y_shape's.
+bool ViewSummedOut(PhaseOne& call, const ElementwiseLaunch& launch, kernel::TensorView* y, OutSum* out_sum,
+                   std::string* why) {
+  auto plan = std::make_shared<kernel::SumToShapePlan>();
+  if (!kernel::PlanSumToShape(launch.compute, *launch.y_shape, *y, plan.get(), why)) return false;
+  out_sum->at = static_cast<int64_t>(call.ReserveWorkspace(
+      static_cast<uint64_t>(kernel::Numel(*launch.y_shape) * kernel::ElementSize(launch.compute))));
+  out_sum->scratch = static_cast<int64_t>(call.ReserveWorkspace(static_cast<uint64_t>(plan->results) * sizeof(double)));
+  y->shape = plan->from_shape;
+  y->strides = plan->from_strides;
+  y->dtype = launch.compute;
+  out_sum->plan = std::move(plan);
   return true;
 }
 
@@ -129,7 +151,8 @@ aclnnStatus FinishReduce(PhaseOne& call, const ElementwiseLaunch& launch, Reduce
 }
 
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
-                                         kernel::ElementwiseOpInput* input, OutCast* out_cast) {
+                                         kernel::ElementwiseOpInput* input, OutCast* out_cast, OutSum* out_sum,
+                                         std::string* why) {
   const int count = launch.num_inputs;
   input->num_inputs = count;
   bool computed[kernel::kMaxInputs];
@@ -143,6 +166,9 @@ std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch
   }
   kernel::TensorView& y = input->operands[count];
   ViewWideOut(call, launch, &y, out_cast);
+  if (launch.y_shape != nullptr && !kernel::SameDims(*launch.y_shape, y.shape)) {
+    ViewSummedOut(call, launch, &y, out_sum, why);
+  }
   input->store_dtype = y.dtype;
   y.dtype = launch.compute;
   input->platform = KernelPlatform();

@@ -13,6 +13,7 @@
 
 #include "kernel/elementwise_op.h"
 #include "kernel/reduce_op.h"
+#include "kernel/sum_to_shape.h"
 #include "ops/common/op_api/aclnn_op.h"
 
 namespace aclcpu {
@@ -31,6 +32,10 @@ struct ElementwiseLaunch {
   // reducing operator's map for a reduction of every element.
   kernel::InnerLoop (*select)(const kernel::ElementwiseKey& key) = nullptr;
   kernel::InnerLoop (*select_map)(const kernel::ReduceKey& key) = nullptr;
+  // y's shape when it is not out's: the kernel computes at this shape (the inputs' broadcast) and
+  // its result is summed over the dims out lacks (kernel/sum_to_shape.h), as ops-nn's
+  // aclnnKlDivBackward sums over the dims it broadcast self across. Null: out's shape.
+  const kernel::Shape* y_shape = nullptr;
   // For the log line: the operator's attributes and their values ("reduction mean").
   const AttrDeclaration* attributes = nullptr;
   const AttrValue* attribute_values = nullptr;
@@ -47,6 +52,15 @@ struct OutCast {
   std::shared_ptr<const kernel::CopyPlan> cast;
 };
 
+// A y of another shape than out's (ElementwiseLaunch::y_shape): computed into the workspace at
+// `at`, then summed into out -- or, when out also takes an OutCast, into that cast's place. No sum
+// (null plan): y is written where out's values go.
+struct OutSum {
+  int64_t at = -1;
+  int64_t scratch = -1;  // the float64 sums
+  std::shared_ptr<const kernel::SumToShapePlan> plan;
+};
+
 // What the executor keeps of an elementwise operator's launch: the tiling, the inner loop and where
 // each operand is among the launch's tensors. Made in place inside the executor, then filled.
 struct ElementwiseBody {
@@ -55,6 +69,7 @@ struct ElementwiseBody {
   int inputs[kernel::kMaxInputs];
   int out;
   OutCast out_cast;
+  OutSum out_sum;
 
   void operator()(LaunchArgs& args) const;
 };
@@ -66,9 +81,11 @@ struct ElementwiseBody {
 // kernel::PlanIntegerCast says); of the others, those sharing bytes with
 // out other than element for element are given contiguous copies. Their views then name the copies.
 // An out of a WideType gets y's contiguous place in the workspace and its cast in *out_cast (y's
-// view then that place's; untouched for any other out).
+// view then that place's; untouched for any other out). A launch's y_shape other than out's gets
+// y's place at that shape and the sum in *out_sum (false *why when it is no sum: untouched else).
 std::vector<StagedInput> ViewElementwise(PhaseOne& call, const ElementwiseLaunch& launch,
-                                         kernel::ElementwiseOpInput* input, OutCast* out_cast);
+                                         kernel::ElementwiseOpInput* input, OutCast* out_cast, OutSum* out_sum,
+                                         std::string* why);
 
 // ops-math's Cast has a COMPLEX32 kernel from FLOAT16 only, on Ascend950's AI Core (math/cast/
 // op_api/cast.cpp, REGBASE_AICORE_DTYPE_SUPPORT_LIST), and its AI CPU kernel takes no COMPLEX32
@@ -92,10 +109,14 @@ aclnnStatus RunElementwisePhaseOne(PhaseOne& call, const ElementwiseLaunch& laun
   if (aclnnStatus status = CheckOutCast(call, launch)) return status;
   kernel::ElementwiseOpInput input;
   OutCast out_cast;
-  ElementwiseBody& body = call.EmplaceLaunch<ElementwiseBody>(ViewElementwise(call, launch, &input, &out_cast));
+  OutSum out_sum;
+  std::string why;
+  ElementwiseBody& body =
+      call.EmplaceLaunch<ElementwiseBody>(ViewElementwise(call, launch, &input, &out_cast, &out_sum, &why));
+  if (!why.empty()) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   if (aclnnStatus status = call.WorkspaceStatus()) return status;  // a copy past int64 bytes
   if (out_cast.cast) body.out_cast = std::move(out_cast);
-  std::string why;
+  if (out_sum.plan) body.out_sum = std::move(out_sum);
   if (!tiling(&input, &body.tiling, &why)) return call.Fail(ACLNN_ERR_INNER_TILING_ERROR, why);
   return FinishElementwise(call, launch, &body, workspace_size, executor);
 }

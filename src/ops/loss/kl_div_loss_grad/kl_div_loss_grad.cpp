@@ -28,8 +28,8 @@ float RoundDoubleToHalf(double x) {
 }  // namespace
 
 // ops-nn's CheckShape after the broadcast of self and target: gradOutput broadcasts to that shape
-// and leaves it as it is; out has self's shape. A self smaller than that broadcast needs ops-nn's
-// ReduceSum of the kernel's result over the broadcast dims, which is not built yet: refused.
+// and leaves it as it is; out has self's shape (a self smaller than the broadcast gets the kernel's
+// result summed: the declaration's sum_to).
 aclnnStatus CheckShapesOfSelf(const opapi::PhaseOne& call, const Checked& checked) {
   const kernel::Dims grad = call.shape(Param::kGradOutput);
   kernel::Shape with_grad;
@@ -40,14 +40,7 @@ aclnnStatus CheckShapesOfSelf(const opapi::PhaseOne& call, const Checked& checke
                                                   " must broadcast to " + kernel::ShapeToString(checked.broadcast) +
                                                   ", the broadcast of self and target");
   }
-  // Ours, before out's shape (ops-nn checks that first), so that a new out from Python meets it.
   const kernel::Dims self = call.shape(Param::kSelf);
-  if (!kernel::SameDims(self, checked.broadcast)) {
-    return call.Fail(ACLNN_ERR_PARAM_INVALID,
-                     "self shape " + kernel::ShapeToString(self) + " is smaller than its broadcast with target " +
-                         kernel::ShapeToString(checked.broadcast) +
-                         ": ops-nn sums the gradient over the broadcast dims (ReduceSum), not built here yet");
-  }
   if (aclnnStatus status = call.CheckShape(Param::kOut, kernel::Shape(self.begin(), self.end()), "self shape")) {
     return status;
   }
@@ -57,10 +50,11 @@ aclnnStatus CheckShapesOfSelf(const opapi::PhaseOne& call, const Checked& checke
 bool SetScalars(const Attributes& attributes, const kernel::ElementwiseOpInput& input, float* scalars,
                 std::string* error) {
   // The tiling's reducationCof (op_host/arch35/kl_div_loss_grad_tiling.cpp, CalcReductionCof) over the
-  // input's storage shape, a 0-d one read as [1]: 1 / its element count for mean, 1 / its first dim
-  // for batchmean, 1 else; (float)(1.0 / (double)count). The TBE kernel (impl/dynamic/
-  // kl_div_loss_grad.py) takes the same Python double as a constant of the input's dtype.
-  const kernel::Dims& shape = input.operands[kInput].shape;
+  // input's storage shape -- self broadcast to y's shape by the aclnn layer -- a 0-d one read as [1]:
+  // 1 / its element count for mean, 1 / its first dim for batchmean, 1 else; (float)(1.0 /
+  // (double)count). The TBE kernel (impl/dynamic/kl_div_loss_grad.py) takes the same Python double as
+  // a constant of the input's dtype.
+  const kernel::Dims& shape = input.operands[kY].shape;
   int64_t count = 1;
   if (attributes.reduction == loss::KlDivReduction::kMean) count = kernel::Numel(shape);
   if (attributes.reduction == loss::KlDivReduction::kBatchmean) count = shape.empty() ? 1 : shape[0];

@@ -43,7 +43,9 @@ void Compute(const Call& call, int64_t begin, int64_t end, uint32_t* bits) {
   Dtype compute = ComputeDtype(call);
   if (!call.kernel_level && compute != Dtype::kFloat16) compute = Dtype::kFloat32;
   const bool half_steps = !arch35 && compute == Dtype::kFloat16;
-  const std::vector<int64_t>& input_shape = call.inputs[1].shape;
+  // Counted over the input as the kernel gets it: broadcast to the result's shape (the aclnn layer's
+  // BroadcastTo of self).
+  const std::vector<int64_t>& input_shape = call.out_shape;
   int64_t count = 1;
   if (reduction == kMean) count = Count(input_shape);
   if (reduction == kBatchmean) count = input_shape.empty() ? 1 : input_shape[0];
