@@ -122,6 +122,19 @@ SEEDS = {
     + tensor([2, 3], buf=1)
     + tensor([1, 3], dtype=FLOAT16, buf=2)
     + tensor([2, 3], dtype=BF16, buf=3),
+    # A self smaller than the broadcast: the kernel's result summed over the dims self lacks.
+    "valid_kl_div_backward_self_summed_fp16": header([(64, False)] * 4, reduction=1, op=KL_DIV_BACKWARD)
+    + bytes([0])
+    + tensor([], dtype=FLOAT16, buf=0)
+    + tensor([2, 1], dtype=FLOAT16, buf=1)
+    + tensor([2, 3], dtype=FLOAT16, buf=2)
+    + tensor([2, 1], dtype=FLOAT16, buf=3),
+    "valid_kl_div_backward_self_summed_bf16": header([(64, False)] * 4, reduction=0, op=KL_DIV_BACKWARD)
+    + bytes([1])
+    + tensor([3], dtype=BF16, buf=0)
+    + tensor([3], dtype=BF16, buf=1)
+    + tensor([2, 2, 3], dtype=BF16, buf=2)
+    + tensor([3], dtype=BF16, strides=[2], buf=3),
     "valid_float_mean": header([(128, False)] * 4, reduction=1)
     + b"".join(tensor([4, 5], buf=i) for i in range(4)),
     "valid_broadcast_fp16_out_fp32": header([(64, False)] * 4, reduction=0)
