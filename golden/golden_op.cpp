@@ -39,6 +39,7 @@ class Summed final : public GoldenOutput {
     sums_.assign(static_cast<size_t>(Count(shape())), 0.0);
     const std::vector<int64_t>& target = shape();
     const int64_t count = Count(call_.out_shape);
+    if (count == 0) return;  // zeros: the sum of nothing (the broadcast's other dims unread)
     constexpr int64_t kPiece = 1 << 16;
     std::vector<uint32_t> piece(static_cast<size_t>(std::min(count, kPiece)));
     BroadcastWalk walk(call_.out_shape, {&target}, 0);

@@ -115,6 +115,11 @@ bool PlanElementwise(Dims out_shape, const OperandDims* operands, int count, Ele
   result.num_operands = count;
   result.numel = Numel(out_shape);
   for (int i = 0; i < count; ++i) result.element_size[i] = operands[i].element_size;
+  if (result.numel == 0) {  // nothing to walk; the other dims of an empty shape may be past int64's bytes
+    result.shape[0] = 0;
+    for (int i = 0; i < count; ++i) result.byte_strides[i][0] = 0;
+    return true;
+  }
 
   // The common call, every operand contiguous and of the output's shape: one run, as the rules
   // below would coalesce it, without their passes over dims and operands.

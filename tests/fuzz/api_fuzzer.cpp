@@ -19,7 +19,9 @@
 //   checks (the table's ApiCheck list: each kind's rule restated here from docs/semantics.md, not
 //   the library's code); when it fails the code is 161001 or 161002 (161001 when only a null is
 //   wrong, 161002 when no null is) and there is a message. An operator's own rule (a check of kind
-//   kRule) is not modelled: where only it can fail, either outcome is accepted.
+//   kRule) is not modelled: where only it can fail, either outcome is accepted; nor is its tiling
+//   over an empty broadcast summed into an input with elements (ApiOp::sum_to), which may refuse
+//   the call with 561002 (KlDivLossGrad's mean of nothing).
 // - after a success: the launch (with a workspace when asked for; first with one byte too few,
 //   which is 161002 and consumes nothing) and a synchronize succeed, out's elements equal the
 //   golden (golden/golden_op.h) computed from the inputs as they were before the launch (aliasing
@@ -471,6 +473,9 @@ struct Verdict {
   bool null_fault = false;     // something that is 161001: a null tensor, output pointer or data pointer
   bool invalid_fault = false;  // something that is 161002
   bool inner_fault = false;    // 561103 after every check passed: a cast copy of more bytes than int64 counts
+  // A kernel over an empty broadcast whose result is summed into an input that is not empty: the
+  // operator's tiling may refuse it (KlDivLossGrad's mean has no coefficient for nothing): 561002.
+  bool tiling_may_refuse = false;
   std::string why;
   void Null(const std::string& w) {
     null_fault = true;
@@ -693,6 +698,19 @@ Verdict Judge(const Call& call, bool null_size, bool null_executor, const Input&
       }
       if (!Numel(call.spec(p).dims, &count) || __builtin_mul_overflow(count, ElementSize(promoted), &bytes)) {
         v.Inner(std::string(call.name(p)) + "'s cast copy has more bytes than int64 counts");
+      }
+    }
+  }
+  // An API that sums its kernel's result into an input's shape (ApiOp::sum_to) runs the kernel at
+  // the broadcast whenever that input has elements: the result needs as many bytes (561103 past
+  // int64's, as ops-nn's l0op gets no tensor), and an empty broadcast is left to the tiling.
+  if (!v.invalid_fault && !v.null_fault && api.sum_to >= 0 && broadcasts) {
+    int64_t self_count = 0, count = 0, bytes = 0;
+    if (Numel(call.spec(api.sum_to).dims, &self_count) && self_count > 0) {
+      if (!Numel(broadcast, &count) || __builtin_mul_overflow(count, ElementSize(PromotedInputDtype(call)), &bytes)) {
+        v.Inner("the kernel's result at the broadcast has more bytes than int64 counts");
+      } else if (count == 0) {
+        v.tiling_may_refuse = true;
       }
     }
   }
@@ -1100,6 +1118,11 @@ void RunOne(const uint8_t* data, size_t size) {
       Violation("phase one should refuse (" + verdict.why + ") with 561103, not " + std::to_string(status) + ": " +
                 aclGetRecentErrMsg());
     }
+    if (aclGetRecentErrMsg()[0] == '\0') Violation("phase one failed without a message");
+    if (executor != nullptr) Violation("a failed phase one returned an executor");
+    return;
+  }
+  if (status == ACLNN_ERR_INNER_TILING_ERROR && valid && verdict.tiling_may_refuse) {
     if (aclGetRecentErrMsg()[0] == '\0') Violation("phase one failed without a message");
     if (executor != nullptr) Violation("a failed phase one returned an executor");
     return;

@@ -23,6 +23,7 @@ API_INDEX = {api.name: i for i, api in enumerate(api for op in _OPERATORS for ap
 FLOAT, FLOAT16, BF16, INT32 = 0, 2, 4, 8  # indices into the fuzzer's dtype table
 ND, NCHW, NC1HWC0 = 0, 4, 11  # indices into its format table
 SPECIAL_2_32 = 0xE1
+SPECIAL_INT64_MAX_3 = 0xE7  # INT64_MAX / 3
 
 
 def dim(value):
@@ -135,6 +136,28 @@ SEEDS = {
     + tensor([3], dtype=BF16, buf=1)
     + tensor([2, 2, 3], dtype=BF16, buf=2)
     + tensor([3], dtype=BF16, strides=[2], buf=3),
+    # An empty broadcast beside a self with elements, its other dims past int64's bytes: none sums
+    # nothing into zeros; mean is refused by the tiling (561002).
+    "valid_kl_div_backward_empty_broadcast_none": header([(64, False)] * 4, reduction=0, op=KL_DIV_BACKWARD)
+    + bytes([0])
+    + tensor([], buf=0)
+    + tensor([1], buf=1)
+    + tensor([0, 0, 3], strides=[0, 0, 0], storage=[1], buf=2, raw_dims=dim(0) + bytes([SPECIAL_INT64_MAX_3]) + dim(3))
+    + tensor([1], buf=3),
+    "valid_kl_div_backward_empty_broadcast_mean": header([(64, False)] * 4, reduction=1, op=KL_DIV_BACKWARD)
+    + bytes([0])
+    + tensor([], buf=0)
+    + tensor([1], buf=1)
+    + tensor([0, 0, 3], strides=[0, 0, 0], storage=[1], buf=2, raw_dims=dim(0) + bytes([SPECIAL_INT64_MAX_3]) + dim(3))
+    + tensor([1], buf=3),
+    # A broadcast of more bytes than int64 counts, summed into a self of one element: the kernel's
+    # result has no place (561103).
+    "invalid_kl_div_backward_result_past_int64_bytes": header([(64, False)] * 4, reduction=2, op=KL_DIV_BACKWARD)
+    + bytes([0])
+    + tensor([], buf=0)
+    + tensor([1], buf=1)
+    + tensor([0, 3], strides=[0, 0], storage=[1], buf=2, raw_dims=bytes([SPECIAL_INT64_MAX_3]) + dim(3))
+    + tensor([1], buf=3),
     "valid_float_mean": header([(128, False)] * 4, reduction=1)
     + b"".join(tensor([4, 5], buf=i) for i in range(4)),
     "valid_broadcast_fp16_out_fp32": header([(64, False)] * 4, reduction=0)

@@ -1,5 +1,7 @@
 #include "elementwise_api.h"
 
+#include <limits>
+
 #include "runtime/runtime_internal.h"
 
 namespace aclcpu {
@@ -71,10 +73,17 @@ bool ViewWideOut(PhaseOne& call, const ElementwiseLaunch& launch, kernel::Tensor
 // OutCast's place). False with *why when out's shape is no sum of y_shape's.
 bool ViewSummedOut(PhaseOne& call, const ElementwiseLaunch& launch, kernel::TensorView* y, OutSum* out_sum,
                    std::string* why) {
+  // A broadcast of more bytes than int64 counts (inputs of stride 0) has no place: ops-nn's l0op
+  // gets no tensor for the kernel's result, and its aclnn layer returns ACLNN_ERR_INNER_NULLPTR.
+  int64_t count = 0, bytes = 0;
+  if (!kernel::CheckedNumel(*launch.y_shape, &count) ||
+      !kernel::CheckedMul(count, kernel::ElementSize(launch.compute), &bytes)) {
+    call.ReserveWorkspace(std::numeric_limits<uint64_t>::max());  // refused, with its message
+    return false;
+  }
   auto plan = std::make_shared<kernel::SumToShapePlan>();
   if (!kernel::PlanSumToShape(launch.compute, *launch.y_shape, *y, plan.get(), why)) return false;
-  out_sum->at = static_cast<int64_t>(call.ReserveWorkspace(
-      static_cast<uint64_t>(kernel::Numel(*launch.y_shape) * kernel::ElementSize(launch.compute))));
+  out_sum->at = static_cast<int64_t>(call.ReserveWorkspace(static_cast<uint64_t>(bytes)));
   out_sum->scratch = static_cast<int64_t>(call.ReserveWorkspace(static_cast<uint64_t>(plan->results) * sizeof(double)));
   y->shape = plan->from_shape;
   y->strides = plan->from_strides;
