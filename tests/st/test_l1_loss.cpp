@@ -131,6 +131,10 @@ TEST_F(L1LossApi, PromotedDtypeListedBeforeTheCast) {
   auto d = Make({}, ACL_DOUBLE), h = Make({}, ACL_FLOAT16);
   EXPECT_EQ(PhaseOne(f->get(), f->get(), 2, d->get()), ACLNN_SUCCESS) << message_;
   EXPECT_EQ(PhaseOne(f->get(), f->get(), 2, h->get()), ACLNN_SUCCESS) << message_;
+  // INT64, in ops-nn's list, is not built here: refused with a message that says so.
+  auto i64 = Make({4}, ACL_INT64), i64_out = Make({}, ACL_INT64);
+  EXPECT_EQ(PhaseOne(i64->get(), i->get(), 2, i64_out->get()), ACLNN_ERR_PARAM_INVALID);
+  ExpectMessageHas("self INT64 and target INT32 promote to INT64, which ops-nn computes with Sub, Abs and ReduceSum");
 }
 
 // CheckShape: ranks, the broadcast, then out's shape (the broadcast for none, 0-d otherwise).

@@ -1,5 +1,6 @@
 // LpLoss's own rules: p (only 1, the L1 loss, has a kernel) and aclnnL1Loss's refusals of integer
 // inputs.
+#include "ops/common/op_def/promotion.h"
 #include "ops/loss/lp_loss/lp_loss_op.h"
 
 namespace aclcpu {
@@ -32,6 +33,14 @@ aclnnStatus CheckIntegerInputs(const opapi::PhaseOne& call, const Checked& check
     return call.Fail(ACLNN_ERR_PARAM_INVALID, std::string("reduction mean takes a floating self or target (self ") +
                                                   DataTypeName(call.tensor(P::kSelf).dtype) + ", target " +
                                                   DataTypeName(call.tensor(P::kTarget).dtype) + ")");
+  }
+  // ops-nn's list has INT64 too: two integer inputs that promote to it are computed with Sub, Abs
+  // and ReduceSum (GetL1LossFromInt64), which is not built here yet -- refused, saying so.
+  if (PromoteType(call.tensor(P::kSelf).dtype, call.tensor(P::kTarget).dtype) == ACL_INT64) {
+    return call.Fail(ACLNN_ERR_PARAM_INVALID, std::string("self ") + DataTypeName(call.tensor(P::kSelf).dtype) +
+                                                  " and target " + DataTypeName(call.tensor(P::kTarget).dtype) +
+                                                  " promote to INT64, which ops-nn computes with Sub, Abs and "
+                                                  "ReduceSum: not built here yet");
   }
   return ACLNN_SUCCESS;
 }
